@@ -1,0 +1,2 @@
+/* placeholder */
+typedef int placeholder_command_codec;

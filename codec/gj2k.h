@@ -1,0 +1,241 @@
+/*
+ * gj2k.h - the public interface of libgj2k, a JPEG 2000 (ITU-T T.800) codec
+ * with a CUDA wavelet stage.
+ *
+ * Conventions
+ *  - Every function that can fail returns a gj2k_status; GJ2K_OK is zero.
+ *    Functions that take a `gj2k_error *` record a one-line, human-readable
+ *    message there on failure (the pointer may be NULL).
+ *  - The library never prints and never exits. It has no global mutable state:
+ *    several images may be read, written or coded at once on different threads.
+ *  - Objects returned through `**out` parameters are owned by the caller and
+ *    released with the matching *_destroy function.
+ */
+#ifndef GJ2K_H
+#define GJ2K_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GJ2K_SHARED_BUILD) && defined(__GNUC__)
+#define GJ2K_API __attribute__((visibility("default")))
+#else
+#define GJ2K_API
+#endif
+
+#define GJ2K_VERSION_MAJOR 0
+#define GJ2K_VERSION_MINOR 1
+#define GJ2K_VERSION_PATCH 0
+#define GJ2K_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum gj2k_status {
+    GJ2K_OK = 0,
+    GJ2K_ERROR_INVALID_ARGUMENT, /* the caller passed something unusable */
+    GJ2K_ERROR_OUT_OF_MEMORY,    /* an allocation failed */
+    GJ2K_ERROR_IO,               /* a file could not be opened, read, written or renamed */
+    GJ2K_ERROR_UNSUPPORTED,      /* valid input that this build cannot handle */
+    GJ2K_ERROR_MALFORMED,        /* the input breaks its format's rules */
+    GJ2K_ERROR_TRUNCATED,        /* the input ends before its data does */
+    GJ2K_ERROR_LIMIT,            /* the input exceeds a resource limit */
+    GJ2K_ERROR_NOT_IMPLEMENTED,  /* a feature that gj2k does not have yet */
+    GJ2K_ERROR_DEVICE            /* the GPU or its runtime failed */
+} gj2k_status;
+
+/* Where a failing call records what went wrong. */
+typedef struct gj2k_error {
+    gj2k_status status;
+    char message[256];
+} gj2k_error;
+
+/* A short constant name for a status, e.g. "malformed input". */
+GJ2K_API const char *gj2k_status_name(gj2k_status status);
+
+/* Receives non-fatal remarks (an ignored chunk, a clamped value). */
+typedef void (*gj2k_warning_fn)(void *user, const char *message);
+
+/* ----------------------------------------------------------- the image */
+
+/* What a component means (JP2 cdef, Annex I.5.3.6). */
+typedef enum gj2k_component_role {
+    GJ2K_ROLE_COLOR = 0,
+    GJ2K_ROLE_OPACITY,
+    GJ2K_ROLE_PREMULTIPLIED_OPACITY
+} gj2k_component_role;
+
+typedef enum gj2k_color_space {
+    GJ2K_COLOR_UNKNOWN = 0,
+    GJ2K_COLOR_GRAY,
+    GJ2K_COLOR_SRGB,
+    GJ2K_COLOR_SYCC
+} gj2k_color_space;
+
+#define GJ2K_MAX_PRECISION 38     /* SIZ Ssiz allows 1..38 bits (Annex A.5.1) */
+#define GJ2K_MAX_NARROW_PRECISION 31 /* deepest precision held in int32 samples */
+#define GJ2K_MAX_COMPONENTS 16384 /* SIZ Csiz */
+
+/*
+ * One component. Its samples cover, on its own grid, the columns
+ * [x0, x0 + width) and rows [y0, y0 + height), where x0 = ceil(image.x0 / dx),
+ * width = ceil(image.x1 / dx) - x0, and likewise for y (Annex B.2, eq. B-1).
+ * Samples are row-major with no padding: sample (x, y) is at y * width + x.
+ * Components of up to 31 bits keep their samples in `samples`; deeper ones
+ * (32..38 bits) in `wide_samples`, and `samples` is NULL.
+ */
+typedef struct gj2k_component {
+    uint32_t dx, dy;          /* subsampling on the reference grid, 1..255 */
+    uint32_t x0, y0;          /* origin on the component's grid */
+    uint32_t width, height;   /* size in samples (either may be 0 on odd canvases) */
+    uint32_t precision;       /* bits per sample, 1..38 */
+    bool is_signed;
+    gj2k_component_role role;
+    int32_t *samples;
+    int64_t *wide_samples;
+} gj2k_component;
+
+/* An image on the reference grid: the area [x0, x1) x [y0, y1) (Annex B.2). */
+typedef struct gj2k_image {
+    uint32_t x0, y0, x1, y1;
+    uint32_t num_components;
+    gj2k_component *components;
+    gj2k_color_space color_space;
+    uint8_t *icc_profile;     /* an ICC profile carried from or to a file, or NULL */
+    size_t icc_profile_size;
+    double resolution_x;      /* pixels per metre; 0 when unknown */
+    double resolution_y;
+} gj2k_image;
+
+/* The per-component parameters that gj2k_image_create needs. */
+typedef struct gj2k_component_info {
+    uint32_t dx, dy;
+    uint32_t precision;
+    bool is_signed;
+} gj2k_component_info;
+
+/*
+ * Allocates an image covering [x0, x1) x [y0, y1) with zeroed samples.
+ * Fails with GJ2K_ERROR_LIMIT when the samples would not fit in memory
+ * addressable here, GJ2K_ERROR_INVALID_ARGUMENT for an empty canvas,
+ * a subsampling factor outside 1..255 or a precision outside 1..38.
+ */
+GJ2K_API gj2k_status gj2k_image_create(gj2k_image **out, uint32_t x0, uint32_t y0,
+                                       uint32_t x1, uint32_t y1, uint32_t num_components,
+                                       const gj2k_component_info *info, gj2k_error *error);
+
+GJ2K_API void gj2k_image_destroy(gj2k_image *image);
+
+/* Replaces the image's ICC profile with a copy of `data` (size 0 clears it). */
+GJ2K_API gj2k_status gj2k_image_set_icc_profile(gj2k_image *image, const uint8_t *data,
+                                                size_t size, gj2k_error *error);
+
+/* True when every component has the same size, subsampling 1x1 and <= 31 bits. */
+GJ2K_API bool gj2k_image_is_uniform(const gj2k_image *image);
+
+/* ------------------------------------------------------ image file I/O */
+
+typedef enum gj2k_file_format {
+    GJ2K_FORMAT_UNKNOWN = 0,
+    GJ2K_FORMAT_PNM,  /* .pgm .ppm .pnm .pbm .pam */
+    GJ2K_FORMAT_PGX,  /* .pgx: one component per file */
+    GJ2K_FORMAT_PNG,
+    GJ2K_FORMAT_TIFF, /* .tif .tiff */
+    GJ2K_FORMAT_BMP,
+    GJ2K_FORMAT_RAW,  /* .raw: big-endian samples, planar, geometry given */
+    GJ2K_FORMAT_RAWL, /* .rawl: little-endian samples */
+    GJ2K_FORMAT_J2K,  /* .j2k .j2c .jpc: a JPEG 2000 codestream */
+    GJ2K_FORMAT_JP2   /* .jp2 .jpx .jpf */
+} gj2k_file_format;
+
+/* The format a path's extension names (case-insensitive), or GJ2K_FORMAT_UNKNOWN. */
+GJ2K_API gj2k_file_format gj2k_format_from_path(const char *path);
+
+/* The format a file's first bytes announce, or GJ2K_FORMAT_UNKNOWN. */
+GJ2K_API gj2k_file_format gj2k_format_from_signature(const uint8_t *data, size_t size);
+
+/* A short name such as "PNG"; "unknown" for GJ2K_FORMAT_UNKNOWN. */
+GJ2K_API const char *gj2k_format_name(gj2k_file_format format);
+
+/* True when this build can read (or write) images of that format. */
+GJ2K_API bool gj2k_format_can_read(gj2k_file_format format);
+GJ2K_API bool gj2k_format_can_write(gj2k_file_format format);
+
+/* Geometry of raw input, which carries none (as opj_compress -F). */
+typedef struct gj2k_raw_geometry {
+    uint32_t width, height;       /* of the full-resolution grid */
+    uint32_t num_components;
+    uint32_t precision;           /* 1..16; samples take 1 byte up to 8 bits, else 2 */
+    bool is_signed;
+    uint32_t dx[4], dy[4];        /* per-component subsampling; 0 means 1 */
+} gj2k_raw_geometry;
+
+typedef struct gj2k_read_options {
+    /* Refuse images of more samples than this (all components); 0: no fixed
+     * limit, only the bound that the file's size can justify. */
+    uint64_t max_samples;
+    const gj2k_raw_geometry *raw; /* required for GJ2K_FORMAT_RAW/RAWL */
+    gj2k_warning_fn warning;      /* may be NULL */
+    void *warning_user;
+} gj2k_read_options;
+
+typedef struct gj2k_write_options {
+    gj2k_warning_fn warning;      /* may be NULL */
+    void *warning_user;
+} gj2k_write_options;
+
+/*
+ * Reads an image held in memory. `format` names its format; GJ2K_FORMAT_UNKNOWN
+ * asks for the format its signature announces. `options` may be NULL.
+ */
+GJ2K_API gj2k_status gj2k_image_read_memory(const uint8_t *data, size_t size,
+                                            gj2k_file_format format,
+                                            const gj2k_read_options *options,
+                                            gj2k_image **out, gj2k_error *error);
+
+/* Reads an image file; the format comes from the extension, else the signature. */
+GJ2K_API gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *options,
+                                          gj2k_image **out, gj2k_error *error);
+
+/* Encodes an image into a new malloc'ed buffer (*data, *size) in `format`. */
+GJ2K_API gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format format,
+                                             const gj2k_write_options *options,
+                                             uint8_t **data, size_t *size, gj2k_error *error);
+
+/*
+ * Writes an image file in the format its extension names. The file appears
+ * whole or not at all: it is written under a temporary name and renamed.
+ * PGX holds one component a file: an image of N components written to
+ * "out.pgx" becomes out_0.pgx .. out_<N-1>.pgx, as OpenJPEG names them.
+ */
+GJ2K_API gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
+                                           const gj2k_write_options *options, gj2k_error *error);
+
+/* ------------------------------------------------------ build and device */
+
+/* "0.1.0" */
+GJ2K_API const char *gj2k_version_string(void);
+
+typedef struct gj2k_device_info {
+    bool cuda_built;          /* this build contains CUDA kernels */
+    int runtime_version;      /* CUDA runtime, e.g. 13000 for 13.0; 0 when not built */
+    int driver_version;       /* CUDA driver; 0 when there is none */
+    int device_count;         /* usable GPUs */
+    char device_name[256];    /* the first GPU's name, or empty */
+    int compute_major, compute_minor;
+    size_t global_memory;     /* bytes on the first GPU */
+    int multiprocessors;
+    char detail[256];         /* why there is no usable GPU, when there is none */
+} gj2k_device_info;
+
+/* Probes for a CUDA device. Never fails: a machine without one reports zero devices. */
+GJ2K_API void gj2k_device_probe(gj2k_device_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GJ2K_H */

@@ -1,0 +1,354 @@
+/* image_file.c - choosing a format, and reading or writing whole files.
+ * Files are written under a temporary name and renamed when complete, so a
+ * failed write never leaves a half-written output behind. */
+#include "error.h"
+#include "image_formats.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const char *path_extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (dot == NULL || (slash != NULL && dot < slash))
+        return "";
+    return dot + 1;
+}
+
+gj2k_file_format gj2k_format_from_path(const char *path)
+{
+    static const struct { const char *extension; gj2k_file_format format; } table[] = {
+        {"pgm", GJ2K_FORMAT_PNM}, {"ppm", GJ2K_FORMAT_PNM}, {"pnm", GJ2K_FORMAT_PNM},
+        {"pbm", GJ2K_FORMAT_PNM}, {"pam", GJ2K_FORMAT_PNM}, {"pgx", GJ2K_FORMAT_PGX},
+        {"png", GJ2K_FORMAT_PNG}, {"tif", GJ2K_FORMAT_TIFF}, {"tiff", GJ2K_FORMAT_TIFF},
+        {"bmp", GJ2K_FORMAT_BMP}, {"raw", GJ2K_FORMAT_RAW}, {"rawl", GJ2K_FORMAT_RAWL},
+        {"j2k", GJ2K_FORMAT_J2K}, {"j2c", GJ2K_FORMAT_J2K}, {"jpc", GJ2K_FORMAT_J2K},
+        {"jp2", GJ2K_FORMAT_JP2}, {"jpx", GJ2K_FORMAT_JP2}, {"jpf", GJ2K_FORMAT_JP2},
+    };
+    const char *extension = path_extension(path);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcasecmp(extension, table[i].extension) == 0)
+            return table[i].format;
+    return GJ2K_FORMAT_UNKNOWN;
+}
+
+gj2k_file_format gj2k_format_from_signature(const uint8_t *data, size_t size)
+{
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const uint8_t jp2[12] = {0, 0, 0, 12, 'j', 'P', ' ', ' ', 0x0d, 0x0a, 0x87, 0x0a};
+    static const uint8_t j2k[4] = {0xff, 0x4f, 0xff, 0x51}; /* SOC then SIZ (Annex A.4.1) */
+    if (size >= 8 && memcmp(data, png, 8) == 0) return GJ2K_FORMAT_PNG;
+    if (size >= 12 && memcmp(data, jp2, 12) == 0) return GJ2K_FORMAT_JP2;
+    if (size >= 4 && memcmp(data, j2k, 4) == 0) return GJ2K_FORMAT_J2K;
+    if (size >= 4 && ((data[0] == 'I' && data[1] == 'I' && data[2] == 42 && data[3] == 0) ||
+                      (data[0] == 'M' && data[1] == 'M' && data[2] == 0 && data[3] == 42)))
+        return GJ2K_FORMAT_TIFF;
+    if (size >= 2 && data[0] == 'B' && data[1] == 'M') return GJ2K_FORMAT_BMP;
+    if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '7') return GJ2K_FORMAT_PNM;
+    if (size >= 2 && data[0] == 'P' && data[1] == 'G') return GJ2K_FORMAT_PGX;
+    return GJ2K_FORMAT_UNKNOWN;
+}
+
+const char *gj2k_format_name(gj2k_file_format format)
+{
+    switch (format) {
+    case GJ2K_FORMAT_PNM: return "PNM";
+    case GJ2K_FORMAT_PGX: return "PGX";
+    case GJ2K_FORMAT_PNG: return "PNG";
+    case GJ2K_FORMAT_TIFF: return "TIFF";
+    case GJ2K_FORMAT_BMP: return "BMP";
+    case GJ2K_FORMAT_RAW: return "RAW";
+    case GJ2K_FORMAT_RAWL: return "RAWL";
+    case GJ2K_FORMAT_J2K: return "J2K";
+    case GJ2K_FORMAT_JP2: return "JP2";
+    case GJ2K_FORMAT_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+bool gj2k_format_can_read(gj2k_file_format format)
+{
+    switch (format) {
+    case GJ2K_FORMAT_PNM:
+    case GJ2K_FORMAT_PGX:
+    case GJ2K_FORMAT_BMP:
+    case GJ2K_FORMAT_RAW:
+    case GJ2K_FORMAT_RAWL: return true;
+#ifdef GJ2K_HAVE_PNG
+    case GJ2K_FORMAT_PNG: return true;
+#endif
+#ifdef GJ2K_HAVE_TIFF
+    case GJ2K_FORMAT_TIFF: return true;
+#endif
+    default: return false;
+    }
+}
+
+bool gj2k_format_can_write(gj2k_file_format format) { return gj2k_format_can_read(format); }
+
+static gj2k_status explain_unavailable(gj2k_file_format format, gj2k_error *error)
+{
+    switch (format) {
+    case GJ2K_FORMAT_PNG:
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "PNG is unavailable: this gj2k was built without libpng");
+    case GJ2K_FORMAT_TIFF:
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "TIFF is unavailable: this gj2k was built without libtiff");
+    case GJ2K_FORMAT_J2K:
+    case GJ2K_FORMAT_JP2:
+        return gj2k_fail(error, GJ2K_ERROR_NOT_IMPLEMENTED,
+                         "JPEG 2000 %s is not an image file format here; the codec is not "
+                         "implemented yet", gj2k_format_name(format));
+    default:
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "unknown image format");
+    }
+}
+
+gj2k_status gj2k_image_read_memory(const uint8_t *data, size_t size, gj2k_file_format format,
+                                   const gj2k_read_options *options, gj2k_image **out,
+                                   gj2k_error *error)
+{
+    *out = NULL;
+    gj2k_read_options defaults = {0};
+    if (options == NULL)
+        options = &defaults;
+    if (format == GJ2K_FORMAT_UNKNOWN)
+        format = gj2k_format_from_signature(data, size);
+    if (!gj2k_format_can_read(format))
+        return explain_unavailable(format, error);
+    switch (format) {
+    case GJ2K_FORMAT_PNM: return pnm_read(data, size, options, out, error);
+    case GJ2K_FORMAT_PGX: return pgx_read(data, size, options, out, error);
+    case GJ2K_FORMAT_BMP: return bmp_read(data, size, options, out, error);
+    case GJ2K_FORMAT_RAW: return raw_read(data, size, true, options, out, error);
+    case GJ2K_FORMAT_RAWL: return raw_read(data, size, false, options, out, error);
+#ifdef GJ2K_HAVE_PNG
+    case GJ2K_FORMAT_PNG: return png_read(data, size, options, out, error);
+#endif
+#ifdef GJ2K_HAVE_TIFF
+    case GJ2K_FORMAT_TIFF: return tiff_read(data, size, options, out, error);
+#endif
+    default: return explain_unavailable(format, error);
+    }
+}
+
+/* Reads a whole file into memory. */
+static gj2k_status read_whole_file(const char *path, uint8_t **data, size_t *size,
+                                   gj2k_error *error)
+{
+    *data = NULL;
+    *size = 0;
+    FILE *file = fopen(path, "rb");
+    if (file == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_IO, "cannot open %s: %s", path, strerror(errno));
+    byte_buffer buffer = {0};
+    for (;;) {
+        if (!byte_buffer_reserve(&buffer, 1 << 16)) {
+            fclose(file);
+            byte_buffer_free(&buffer);
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory reading %s", path);
+        }
+        size_t got = fread(buffer.data + buffer.size, 1, buffer.capacity - buffer.size, file);
+        buffer.size += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = ferror(file) != 0;
+    fclose(file);
+    if (failed) {
+        byte_buffer_free(&buffer);
+        return gj2k_fail(error, GJ2K_ERROR_IO, "cannot read %s", path);
+    }
+    *data = byte_buffer_release(&buffer, size);
+    return GJ2K_OK;
+}
+
+gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *options,
+                                 gj2k_image **out, gj2k_error *error)
+{
+    *out = NULL;
+    uint8_t *data;
+    size_t size;
+    gj2k_status status = read_whole_file(path, &data, &size, error);
+    if (status != GJ2K_OK)
+        return status;
+    gj2k_file_format format = gj2k_format_from_path(path);
+    if (format == GJ2K_FORMAT_UNKNOWN)
+        format = gj2k_format_from_signature(data, size);
+    if (format == GJ2K_FORMAT_UNKNOWN) {
+        free(data);
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "%s: unknown image format", path);
+    }
+    status = gj2k_image_read_memory(data, size, format, options, out, error);
+    free(data);
+    if (status != GJ2K_OK && error != NULL) {
+        char message[2 * sizeof error->message];
+        snprintf(message, sizeof message, "%s: %s", path, error->message);
+        size_t length = strlen(message);
+        if (length >= sizeof error->message)
+            length = sizeof error->message - 1;
+        memcpy(error->message, message, length);
+        error->message[length] = '\0';
+    }
+    return status;
+}
+
+gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format format,
+                                    const gj2k_write_options *options, uint8_t **data,
+                                    size_t *size, gj2k_error *error)
+{
+    *data = NULL;
+    *size = 0;
+    gj2k_write_options defaults = {0};
+    if (options == NULL)
+        options = &defaults;
+    if (!gj2k_format_can_write(format))
+        return explain_unavailable(format, error);
+    if (format == GJ2K_FORMAT_PGX && image->num_components != 1)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "PGX holds one component; this image has %u", image->num_components);
+    byte_buffer buffer = {0};
+    gj2k_status status;
+    switch (format) {
+    case GJ2K_FORMAT_PNM: status = pnm_write(image, options, &buffer, error); break;
+    case GJ2K_FORMAT_PGX: status = pgx_write_component(image, 0, options, &buffer, error); break;
+    case GJ2K_FORMAT_BMP: status = bmp_write(image, options, &buffer, error); break;
+    case GJ2K_FORMAT_RAW: status = raw_write(image, true, options, &buffer, error); break;
+    case GJ2K_FORMAT_RAWL: status = raw_write(image, false, options, &buffer, error); break;
+#ifdef GJ2K_HAVE_PNG
+    case GJ2K_FORMAT_PNG: status = png_write(image, options, &buffer, error); break;
+#endif
+#ifdef GJ2K_HAVE_TIFF
+    case GJ2K_FORMAT_TIFF: status = tiff_write(image, options, &buffer, error); break;
+#endif
+    default: status = explain_unavailable(format, error); break;
+    }
+    if (status == GJ2K_OK && buffer.failed)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory writing %s",
+                           gj2k_format_name(format));
+    if (status != GJ2K_OK) {
+        byte_buffer_free(&buffer);
+        return status;
+    }
+    *data = byte_buffer_release(&buffer, size);
+    return GJ2K_OK;
+}
+
+/* Writes `size` bytes to a temporary file beside `path`; on success
+ * *temporary holds its (malloc'ed) name, ready to be renamed. */
+static gj2k_status write_temporary(const char *path, const uint8_t *data, size_t size,
+                                   char **temporary, gj2k_error *error)
+{
+    *temporary = NULL;
+    size_t length = strlen(path);
+    char *name = malloc(length + 16);
+    if (name == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    memcpy(name, path, length);
+    memcpy(name + length, ".tmp-XXXXXX", 12);
+    int fd = mkstemp(name);
+    if (fd < 0) {
+        gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot create %s: %s", path,
+                                  strerror(errno));
+        free(name);
+        return s;
+    }
+    FILE *file = fdopen(fd, "wb");
+    bool ok = file != NULL && fwrite(data, 1, size, file) == size;
+    if (file != NULL)
+        ok = (fclose(file) == 0) && ok;
+    else
+        close(fd);
+    if (!ok) {
+        gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot write %s: %s", path,
+                                  strerror(errno));
+        remove(name);
+        free(name);
+        return s;
+    }
+    *temporary = name;
+    return GJ2K_OK;
+}
+
+/* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them). */
+static char *pgx_component_path(const char *path, uint32_t component)
+{
+    const char *extension = path_extension(path);
+    size_t stem = (size_t)(extension - path) - (*extension ? 1 : 0);
+    size_t length = stem + 32;
+    char *name = malloc(length);
+    if (name != NULL)
+        snprintf(name, length, "%.*s_%u.pgx", (int)stem, path, component);
+    return name;
+}
+
+gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
+                                  const gj2k_write_options *options, gj2k_error *error)
+{
+    gj2k_write_options defaults = {0};
+    if (options == NULL)
+        options = &defaults;
+    gj2k_file_format format = gj2k_format_from_path(path);
+    if (format == GJ2K_FORMAT_UNKNOWN)
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "%s: unknown output format (use .png .tif .pgm .ppm .pam .pgx .bmp "
+                         ".raw .rawl)", path);
+    if (!gj2k_format_can_write(format))
+        return explain_unavailable(format, error);
+
+    /* Every output file is made whole under a temporary name before any is renamed. */
+    uint32_t files = format == GJ2K_FORMAT_PGX ? image->num_components : 1;
+    char **temporaries = calloc(files, sizeof *temporaries);
+    char **finals = calloc(files, sizeof *finals);
+    gj2k_status status = (temporaries && finals) ? GJ2K_OK
+        : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < files && status == GJ2K_OK; i++) {
+        byte_buffer buffer = {0};
+        if (format == GJ2K_FORMAT_PGX) {
+            finals[i] = pgx_component_path(path, i);
+            status = finals[i] ? pgx_write_component(image, i, options, &buffer, error)
+                               : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (status == GJ2K_OK && buffer.failed)
+                status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        } else {
+            finals[i] = strdup(path);
+            uint8_t *data;
+            size_t size;
+            status = finals[i] ? gj2k_image_write_memory(image, format, options, &data, &size, error)
+                               : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (status == GJ2K_OK) {
+                buffer.data = data;
+                buffer.size = buffer.capacity = size;
+            }
+        }
+        if (status == GJ2K_OK)
+            status = write_temporary(finals[i], buffer.data, buffer.size, &temporaries[i], error);
+        byte_buffer_free(&buffer);
+    }
+    for (uint32_t i = 0; i < files && status == GJ2K_OK; i++) {
+        if (rename(temporaries[i], finals[i]) != 0)
+            status = gj2k_fail(error, GJ2K_ERROR_IO, "cannot rename to %s: %s", finals[i],
+                               strerror(errno));
+        else {
+            free(temporaries[i]);
+            temporaries[i] = NULL;
+        }
+    }
+    for (uint32_t i = 0; i < files; i++) {
+        if (temporaries && temporaries[i]) {
+            remove(temporaries[i]);
+            free(temporaries[i]);
+        }
+        if (finals)
+            free(finals[i]);
+    }
+    free(temporaries);
+    free(finals);
+    return status;
+}

@@ -1,0 +1,73 @@
+/* image_formats.h - the interface every file format implements.
+ *
+ * A reader parses a whole file held in memory (so fuzzers and tests need no
+ * files) and returns a new image; a writer appends a whole file to a
+ * byte_buffer. `options` is never NULL here: image_file.c supplies defaults.
+ * Readers must reject truncated or malformed data with a clear message and
+ * must not allocate more than the file's size can justify
+ * (image_check_sample_budget). */
+#ifndef GJ2K_IMAGE_FORMATS_H
+#define GJ2K_IMAGE_FORMATS_H
+
+#include "byte_buffer.h"
+#include "gj2k.h"
+
+typedef gj2k_status (*image_read_fn)(const uint8_t *data, size_t size,
+                                     const gj2k_read_options *options, gj2k_image **out,
+                                     gj2k_error *error);
+typedef gj2k_status (*image_write_fn)(const gj2k_image *image, const gj2k_write_options *options,
+                                      byte_buffer *out, gj2k_error *error);
+
+gj2k_status pnm_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                     gj2k_image **out, gj2k_error *error);
+gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error);
+
+gj2k_status pgx_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                     gj2k_image **out, gj2k_error *error);
+/* Writes component `component` of the image as one PGX file. */
+gj2k_status pgx_write_component(const gj2k_image *image, uint32_t component,
+                                const gj2k_write_options *options, byte_buffer *out,
+                                gj2k_error *error);
+
+gj2k_status bmp_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                     gj2k_image **out, gj2k_error *error);
+gj2k_status bmp_write(const gj2k_image *image, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error);
+
+/* Raw samples in component-planar order, geometry from options->raw. */
+gj2k_status raw_read(const uint8_t *data, size_t size, bool big_endian,
+                     const gj2k_read_options *options, gj2k_image **out, gj2k_error *error);
+gj2k_status raw_write(const gj2k_image *image, bool big_endian, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error);
+
+gj2k_status png_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                     gj2k_image **out, gj2k_error *error);
+gj2k_status png_write(const gj2k_image *image, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error);
+
+gj2k_status tiff_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                      gj2k_image **out, gj2k_error *error);
+gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *options,
+                       byte_buffer *out, gj2k_error *error);
+
+/* Largest ratio of decoded bytes to file bytes that a compressed format can
+ * reach (deflate's limit is about 1032:1; 1-bit samples pack 8 per byte). */
+#define IMAGE_MAX_SAMPLES_PER_FILE_BYTE (1100u * 8u)
+
+/* Fails with GJ2K_ERROR_LIMIT when `samples` exceeds options->max_samples or
+ * what `file_size` bytes can justify at `max_samples_per_byte`. */
+gj2k_status image_check_sample_budget(const gj2k_read_options *options, uint64_t samples,
+                                      size_t file_size, uint64_t max_samples_per_byte,
+                                      gj2k_error *error);
+
+/* Number of samples an image of this canvas and components would hold, or
+ * UINT64_MAX when the parameters are out of range. */
+uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                            uint32_t num_components, const gj2k_component_info *info);
+
+/* Smallest and largest sample value of a component's precision and sign. */
+int64_t image_sample_min(const gj2k_component *component);
+int64_t image_sample_max(const gj2k_component *component);
+
+#endif

@@ -1,0 +1,138 @@
+/* test_harness.c - see test_harness.h. */
+#include "test_harness.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int case_failures;
+static jmp_buf skip_jump;
+static char skip_reason[512];
+static uint64_t random_state;
+static char temp_dir[256];
+
+void test_check(bool ok, const char *file, int line, const char *expression)
+{
+    if (ok)
+        return;
+    case_failures++;
+    if (case_failures <= 20)
+        fprintf(stderr, "FAIL %s:%d: %s\n", file, line, expression);
+}
+
+void test_check_values(const char *file, int line, const char *expression, long long a,
+                       long long b)
+{
+    case_failures++;
+    fprintf(stderr, "FAIL %s:%d: %s (%lld vs %lld)\n", file, line, expression, a, b);
+}
+
+_Noreturn void test_skip(const char *why)
+{
+    snprintf(skip_reason, sizeof skip_reason, "%s", why);
+    longjmp(skip_jump, 1);
+}
+
+uint64_t test_random(void)
+{
+    /* splitmix64 */
+    uint64_t z = (random_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+int64_t test_random_range(int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return span == 0 ? (int64_t)test_random() : lo + (int64_t)(test_random() % span);
+}
+
+const char *test_shared_path(const char *relative)
+{
+    static char path[1024];
+    const char *root = getenv("GJ2K_SHARED_DIR");
+#ifdef GJ2K_DEFAULT_SHARED_DIR
+    if (root == NULL || *root == '\0')
+        root = GJ2K_DEFAULT_SHARED_DIR;
+#endif
+    struct stat st;
+    if (root == NULL || stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char why[900];
+        snprintf(why, sizeof why,
+                 "shared test data not found at '%s': put ../shared beside the checkout, or "
+                 "set GJ2K_SHARED_DIR / -DGJ2K_SHARED_DIR=...", root ? root : "(unset)");
+        test_skip(why);
+    }
+    snprintf(path, sizeof path, "%s/%s", root, relative);
+    return path;
+}
+
+const char *test_temp_dir(void)
+{
+    if (temp_dir[0] == '\0') {
+        const char *base = getenv("TMPDIR");
+        snprintf(temp_dir, sizeof temp_dir, "%s/gj2k-test-XXXXXX", base ? base : "/tmp");
+        if (mkdtemp(temp_dir) == NULL) {
+            perror("mkdtemp");
+            exit(1);
+        }
+    }
+    return temp_dir;
+}
+
+static void remove_temp_dir(void)
+{
+    if (temp_dir[0] == '\0')
+        return;
+    char command[300];
+    snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
+    if (system(command) != 0)
+        fprintf(stderr, "warning: could not remove %s\n", temp_dir);
+    temp_dir[0] = '\0';
+}
+
+/* Runs one case; returns 0 passed, 1 failed, 77 skipped. */
+static int run_case(const test_case *c)
+{
+    case_failures = 0;
+    if (setjmp(skip_jump) != 0) {
+        printf("[skip] %s: %s\n", c->name, skip_reason);
+        remove_temp_dir();
+        return 77;
+    }
+    c->run();
+    remove_temp_dir();
+    printf("[%s] %s\n", case_failures ? "FAIL" : "ok", c->name);
+    return case_failures ? 1 : 0;
+}
+
+int test_main(int argc, char **argv, const test_case *cases, size_t count)
+{
+    const char *seed_text = getenv("GJ2K_TEST_SEED");
+    uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0)
+                              : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    random_state = seed;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    printf("seed %llu (GJ2K_TEST_SEED to repeat)\n", (unsigned long long)seed);
+    if (argc > 1) {
+        for (size_t i = 0; i < count; i++)
+            if (strcmp(cases[i].name, argv[1]) == 0)
+                return run_case(&cases[i]);
+        fprintf(stderr, "no test case named %s\n", argv[1]);
+        return 1;
+    }
+    int failed = 0, skipped = 0;
+    for (size_t i = 0; i < count; i++) {
+        int result = run_case(&cases[i]);
+        failed += result == 1;
+        skipped += result == 77;
+    }
+    printf("%zu passed, %d failed, %d skipped\n", count - (size_t)failed - (size_t)skipped, failed,
+           skipped);
+    return failed ? 1 : 0;
+}

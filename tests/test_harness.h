@@ -1,0 +1,56 @@
+/* test_harness.h - a very small test runner. Each test program lists its
+ * cases in a table; `program NAME` runs one case (ctest registers each case
+ * as its own test), `program` with no argument runs them all.
+ * Exit status: 0 passed, 1 failed, 77 skipped (ctest SKIP_RETURN_CODE). */
+#ifndef GJ2K_TEST_HARNESS_H
+#define GJ2K_TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct test_case {
+    const char *name;
+    void (*run)(void);
+} test_case;
+
+void test_check(bool ok, const char *file, int line, const char *expression);
+/* Ends the current case as skipped, printing why. */
+_Noreturn void test_skip(const char *why);
+
+#define CHECK(cond) test_check((cond), __FILE__, __LINE__, #cond)
+/* Checks and, on failure, prints both values and returns from the case. */
+#define CHECK_EQ(a, b)                                                                         \
+    do {                                                                                       \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                        \
+        if (check_a_ != check_b_) {                                                            \
+            test_check_values(__FILE__, __LINE__, #a " == " #b, check_a_, check_b_);           \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
+#define REQUIRE(cond)                                                                          \
+    do {                                                                                       \
+        bool require_ = (cond);                                                                \
+        test_check(require_, __FILE__, __LINE__, #cond);                                       \
+        if (!require_) return;                                                                 \
+    } while (0)
+
+void test_check_values(const char *file, int line, const char *expression, long long a,
+                       long long b);
+int test_main(int argc, char **argv, const test_case *cases, size_t count);
+#define TEST_MAIN(cases)                                                                       \
+    int main(int argc, char **argv) { return test_main(argc, argv, cases, sizeof cases / sizeof cases[0]); }
+
+/* Deterministic random numbers; the seed is fresh each run (or GJ2K_TEST_SEED)
+ * and printed, so a failure can be reproduced. */
+uint64_t test_random(void);
+/* Uniform in [lo, hi]. */
+int64_t test_random_range(int64_t lo, int64_t hi);
+
+/* ../shared (or GJ2K_SHARED_DIR, or the CMake option GJ2K_SHARED_DIR); skips
+ * the case, saying so, when it is missing. `relative` is appended. */
+const char *test_shared_path(const char *relative);
+/* A fresh temporary directory for the case's files. */
+const char *test_temp_dir(void);
+
+#endif
