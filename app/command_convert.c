@@ -1,2 +1,147 @@
-/* placeholder */
-typedef int placeholder_command_convert;
+/* command_convert.c - `gj2k convert -i A -o B`: between any two image file
+ * formats this build reads and writes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gj2k.h"
+#include "options.h"
+
+static const option_spec convert_options[] = {
+    {"-i", "FILE", "input image (.png .tif .pgm .ppm .pnm .pam .pbm .pgx .bmp .raw .rawl)"},
+    {"-o", "FILE", "output image; its extension chooses the format"},
+    {"-F", "GEOMETRY", "raw input geometry, as opj_compress: W,H,NCOMP,BITS,{s,u}[@DXxDY:...]"},
+    {"-v", NULL, "describe what was converted"},
+    {"--help", NULL, "this text"},
+};
+#define CONVERT_OPTION_COUNT (sizeof convert_options / sizeof convert_options[0])
+
+/* Reads "a,b" style unsigned fields separated by `separator`. */
+static bool next_number(const char **cursor, char separator, unsigned long max, unsigned long *value)
+{
+    char *end;
+    if (**cursor < '0' || **cursor > '9')
+        return false;
+    unsigned long v = strtoul(*cursor, &end, 10);
+    if (v > max || (*end != separator && *end != '\0'))
+        return false;
+    *value = v;
+    *cursor = end;
+    return true;
+}
+
+bool parse_raw_geometry(const char *text, gj2k_raw_geometry *geometry)
+{
+    memset(geometry, 0, sizeof *geometry);
+    const char *p = text;
+    unsigned long width, height, components, bits;
+    if (!next_number(&p, ',', 0xffffffffUL, &width) || *p++ != ',' ||
+        !next_number(&p, ',', 0xffffffffUL, &height) || *p++ != ',' ||
+        !next_number(&p, ',', 16384, &components) || *p++ != ',' ||
+        !next_number(&p, ',', 16, &bits) || *p++ != ',' || (*p != 's' && *p != 'u') ||
+        width == 0 || height == 0 || components == 0 || bits == 0) {
+        report_error("-F %s: expected WIDTH,HEIGHT,NCOMP,BITS,{s,u}[@DXxDY:...] with "
+                     "1..16 bits", text);
+        return false;
+    }
+    *geometry = (gj2k_raw_geometry){.width = (uint32_t)width, .height = (uint32_t)height,
+                                    .num_components = (uint32_t)components,
+                                    .precision = (uint32_t)bits, .is_signed = *p == 's'};
+    p++;
+    if (*p == '\0')
+        return true;
+    if (*p++ != '@') {
+        report_error("-F %s: expected '@' before the subsampling factors", text);
+        return false;
+    }
+    for (unsigned c = 0; c < components; c++) {
+        unsigned long dx, dy;
+        if (!next_number(&p, 'x', 255, &dx) || *p++ != 'x' || !next_number(&p, ':', 255, &dy) ||
+            dx == 0 || dy == 0 || (c + 1 < components && *p++ != ':')) {
+            report_error("-F %s: expected %lu subsampling factors DXxDY separated by ':'", text,
+                         components);
+            return false;
+        }
+        if (c < 4) {
+            geometry->dx[c] = (uint32_t)dx;
+            geometry->dy[c] = (uint32_t)dy;
+        }
+    }
+    if (*p != '\0') {
+        report_error("-F %s: unexpected text after the subsampling factors", text);
+        return false;
+    }
+    return true;
+}
+
+static void describe(const char *path, const gj2k_image *image)
+{
+    printf("%s: %ux%u, %u component%s", path, image->x1 - image->x0, image->y1 - image->y0,
+           image->num_components, image->num_components == 1 ? "" : "s");
+    for (uint32_t c = 0; c < image->num_components; c++) {
+        const gj2k_component *comp = &image->components[c];
+        printf("%s%u-bit%s", c ? ", " : " (", comp->precision, comp->is_signed ? " signed" : "");
+    }
+    printf(")\n");
+}
+
+static void print_warning(void *user, const char *message)
+{
+    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
+}
+
+int command_convert(int argc, char **argv)
+{
+    parsed_options options;
+    if (!options_parse("convert", argc, argv, convert_options, CONVERT_OPTION_COUNT, 0, &options))
+        return EXIT_USAGE;
+    if (options_has(&options, "--help")) {
+        options_print_help("gj2k convert -i INPUT -o OUTPUT [-F GEOMETRY] [-v]",
+                           "Converts an image between file formats; the samples are kept "
+                           "exactly where the output format can hold them.",
+                           convert_options, CONVERT_OPTION_COUNT);
+        options_free(&options);
+        return 0;
+    }
+    const char *input = options_get(&options, "-i");
+    const char *output = options_get(&options, "-o");
+    const char *raw = options_get(&options, "-F");
+    bool verbose = options_has(&options, "-v");
+    options_free(&options);
+    if (input == NULL || output == NULL) {
+        report_error("convert: needs -i INPUT and -o OUTPUT (see gj2k convert --help)");
+        return EXIT_USAGE;
+    }
+
+    gj2k_raw_geometry geometry;
+    gj2k_read_options read_options = {.warning = print_warning, .warning_user = (void *)input};
+    gj2k_file_format in_format = gj2k_format_from_path(input);
+    if (in_format == GJ2K_FORMAT_RAW || in_format == GJ2K_FORMAT_RAWL) {
+        if (raw == NULL) {
+            report_error("convert: raw input %s needs its geometry: -F W,H,NCOMP,BITS,{s,u}", input);
+            return EXIT_USAGE;
+        }
+        if (!parse_raw_geometry(raw, &geometry))
+            return EXIT_USAGE;
+        read_options.raw = &geometry;
+    }
+    gj2k_error error = {0};
+    gj2k_image *image = NULL;
+    if (gj2k_image_read_file(input, &read_options, &image, &error) != GJ2K_OK) {
+        report_error("%s", error.message);
+        return 1;
+    }
+    gj2k_write_options write_options = {.warning = print_warning, .warning_user = (void *)output};
+    gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
+    if (status == GJ2K_OK && verbose) {
+        describe(input, image);
+        printf("written to %s (%s)\n", output, gj2k_format_name(gj2k_format_from_path(output)));
+    }
+    gj2k_image_destroy(image);
+    if (status != GJ2K_OK) {
+        report_error("%s", error.message);
+        return 1;
+    }
+    return 0;
+}

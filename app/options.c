@@ -1,2 +1,117 @@
-/* placeholder */
-typedef int placeholder_options;
+/* options.c - see options.h. */
+#include "options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void report_error(const char *format, ...)
+{
+    char message[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    for (char *c = message; *c; c++) /* one line, whatever the message held */
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    fprintf(stderr, "gj2k: %s\n", message);
+}
+
+static long find_spec(const option_spec *specs, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(specs[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+bool options_parse(const char *command, int argc, char **argv, const option_spec *specs,
+                   size_t spec_count, size_t max_positional, parsed_options *out)
+{
+    memset(out, 0, sizeof *out);
+    out->specs = specs;
+    out->spec_count = spec_count;
+    out->values = calloc(spec_count ? spec_count : 1, sizeof *out->values);
+    if (out->values == NULL) {
+        report_error("out of memory");
+        return false;
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] == '-' && arg[1] != '\0') {
+            long index = find_spec(specs, spec_count, arg);
+            if (index < 0) {
+                report_error("%s: unknown option %s (see gj2k %s --help)", command, arg, command);
+                options_free(out);
+                return false;
+            }
+            if (specs[index].value_name != NULL) {
+                if (i + 1 >= argc) {
+                    report_error("%s: option %s needs a value (%s)", command, arg,
+                                 specs[index].value_name);
+                    options_free(out);
+                    return false;
+                }
+                out->values[index] = argv[++i];
+            } else {
+                out->values[index] = "";
+            }
+        } else {
+            if (out->positional_count >= max_positional ||
+                out->positional_count >= OPTIONS_MAX_POSITIONAL) {
+                report_error("%s: unexpected argument '%s' (see gj2k %s --help)", command, arg,
+                             command);
+                options_free(out);
+                return false;
+            }
+            out->positional[out->positional_count++] = arg;
+        }
+    }
+    return true;
+}
+
+void options_free(parsed_options *options)
+{
+    free(options->values);
+    options->values = NULL;
+}
+
+const char *options_get(const parsed_options *options, const char *name)
+{
+    long index = find_spec(options->specs, options->spec_count, name);
+    return index < 0 ? NULL : options->values[index];
+}
+
+bool options_has(const parsed_options *options, const char *name)
+{
+    return options_get(options, name) != NULL;
+}
+
+void options_print_help(const char *usage, const char *description, const option_spec *specs,
+                        size_t spec_count)
+{
+    printf("usage: %s\n\n%s\n\noptions:\n", usage, description);
+    for (size_t i = 0; i < spec_count; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", specs[i].name, specs[i].value_name ? " " : "",
+                 specs[i].value_name ? specs[i].value_name : "");
+        printf("  %-24s %s\n", left, specs[i].help);
+    }
+}
+
+bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
+                        unsigned long *value)
+{
+    if (text == NULL || *text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return false;
+    *value = v;
+    return true;
+}

@@ -1,2 +1,194 @@
-/* placeholder: being written */
-typedef int placeholder_dwt_2d;
+/* dwt_2d.c - multi-level 2-D transforms (T.800 Annex F.3.2 2D_SR, F.4.2
+ * 2D_SD) and the subband geometry of Annex B.5 (eq. B-15).
+ *
+ * Each level works on the LL area of the level before, whose rect on its own
+ * grid is ceil(tile / 2^n) (B-15 with zero offsets). The forward transform of
+ * a level filters every column (VER_SD) and then every row (HOR_SD); the
+ * inverse filters rows (HOR_SR) then columns (VER_SR), levels in reverse
+ * order. Each 1-D filtering leaves its low-pass half first, which builds the
+ * Mallat layout of dwt.h in place.
+ *
+ * Columns are filtered a batch at a time: DWT_BATCH neighbouring columns are
+ * copied into a contiguous buffer, row by row, filtered one by one with the
+ * 1-D functions and copied back. The arithmetic is that of the 1-D functions,
+ * so the result does not depend on the batching.
+ */
+#include "dwt.h"
+
+#include <stdlib.h>
+
+#define DWT_BATCH 16
+
+/* ceil(v / 2^n) for any n. */
+static uint32_t ceil_shift(uint32_t v, unsigned n)
+{
+    if (n >= 32)
+        return v != 0; /* v < 2^32 <= 2^n */
+    return (uint32_t)(((uint64_t)v + ((uint64_t)1 << n) - 1) >> n);
+}
+
+/* The LL area after `level` levels: eq. B-15 with xo_b = yo_b = 0. */
+static dwt_rect ll_rect(dwt_rect tile, unsigned level)
+{
+    dwt_rect r = {ceil_shift(tile.x0, level), ceil_shift(tile.y0, level),
+                  ceil_shift(tile.x1, level), ceil_shift(tile.y1, level)};
+    return r;
+}
+
+/* Eq. B-15: ceil((v - 2^(n-1) * o) / 2^n) for n >= 1, o in {0, 1}. The
+ * quotient's numerator may be negative, but is above -2^n, so the ceiling is
+ * never negative and equals floor((v + 2^n - 1 - 2^(n-1) o) / 2^n), which
+ * unsigned 64-bit arithmetic computes exactly for n <= 63. */
+static uint32_t band_coordinate(uint32_t v, unsigned n, unsigned o)
+{
+    uint64_t d = (uint64_t)1 << n;
+    return (uint32_t)(((uint64_t)v + d - 1 - (o ? d >> 1 : 0)) >> n);
+}
+
+dwt_rect dwt_band_rect(dwt_rect tile, unsigned level, dwt_band band)
+{
+    dwt_rect r = {0, 0, 0, 0};
+    if (level == 0)
+        return band == DWT_BAND_LL ? tile : r;
+    if (level > 63)
+        level = 63; /* same result: every coordinate is below 2^32 */
+    unsigned xo = band == DWT_BAND_HL || band == DWT_BAND_HH;
+    unsigned yo = band == DWT_BAND_LH || band == DWT_BAND_HH;
+    r.x0 = band_coordinate(tile.x0, level, xo);
+    r.x1 = band_coordinate(tile.x1, level, xo);
+    r.y0 = band_coordinate(tile.y0, level, yo);
+    r.y1 = band_coordinate(tile.y1, level, yo);
+    return r;
+}
+
+/* Low- and high-pass counts of the 1-D transform of [i0, i1):
+ * ceil(i1/2) - ceil(i0/2) and floor(i1/2) - floor(i0/2). */
+static uint32_t low_count(uint32_t i0, uint32_t i1)
+{
+    return i1 <= i0 ? 0 : (i1 / 2 + (i1 & 1u)) - (i0 / 2 + (i0 & 1u));
+}
+
+static uint32_t high_count(uint32_t i0, uint32_t i1) { return i1 <= i0 ? 0 : i1 / 2 - i0 / 2; }
+
+void dwt_band_placement(dwt_rect tile, unsigned level, dwt_band band, uint32_t *x, uint32_t *y,
+                        uint32_t *width, uint32_t *height)
+{
+    *x = *y = *width = *height = 0;
+    if (level == 0) {
+        if (band == DWT_BAND_LL) {
+            *width = tile.x1 > tile.x0 ? tile.x1 - tile.x0 : 0;
+            *height = tile.y1 > tile.y0 ? tile.y1 - tile.y0 : 0;
+        }
+        return;
+    }
+    dwt_rect p = ll_rect(tile, level - 1);
+    uint32_t lw = low_count(p.x0, p.x1), hw = high_count(p.x0, p.x1);
+    uint32_t lh = low_count(p.y0, p.y1), hh = high_count(p.y0, p.y1);
+    bool high_x = band == DWT_BAND_HL || band == DWT_BAND_HH;
+    bool high_y = band == DWT_BAND_LH || band == DWT_BAND_HH;
+    *x = high_x ? lw : 0;
+    *y = high_y ? lh : 0;
+    *width = high_x ? hw : lw;
+    *height = high_y ? hh : lh;
+}
+
+/* Scratch elements for a tile of w x h samples: a batch of columns plus the
+ * 1-D scratch of the longer side; 0 when the count would overflow. */
+static size_t scratch_elements(size_t w, size_t h)
+{
+    size_t line = DWT_LINE_SCRATCH(w > h ? w : h);
+    if (h > (SIZE_MAX / 4 - line) / DWT_BATCH)
+        return 0;
+    return DWT_BATCH * h + line;
+}
+
+/* One level of each direction, for one sample type T, with the 1-D
+ * functions FWD and INV. `data` addresses the top-left sample; `r` is the
+ * level's area, neither side empty; `columns` holds DWT_BATCH * height
+ * elements and `line` the 1-D scratch. */
+#define DWT_DEFINE_LEVEL(SUFFIX, T, FWD, INV)                                                     \
+    static void columns_##SUFFIX(T *data, size_t stride, dwt_rect r, T *columns, T *line,        \
+                                 bool forward)                                                   \
+    {                                                                                            \
+        size_t w = r.x1 - r.x0, h = r.y1 - r.y0;                                                 \
+        for (size_t xb = 0; xb < w; xb += DWT_BATCH) {                                           \
+            size_t nb = w - xb < DWT_BATCH ? w - xb : DWT_BATCH;                                 \
+            for (size_t y = 0; y < h; y++)                                                       \
+                for (size_t c = 0; c < nb; c++)                                                  \
+                    columns[c * h + y] = data[y * stride + xb + c];                              \
+            for (size_t c = 0; c < nb; c++) {                                                    \
+                if (forward)                                                                     \
+                    FWD(columns + c * h, r.y0, r.y1, line);                                      \
+                else                                                                             \
+                    INV(columns + c * h, r.y0, r.y1, line);                                      \
+            }                                                                                    \
+            for (size_t y = 0; y < h; y++)                                                       \
+                for (size_t c = 0; c < nb; c++)                                                  \
+                    data[y * stride + xb + c] = columns[c * h + y];                              \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    static void rows_##SUFFIX(T *data, size_t stride, dwt_rect r, T *line, bool forward)         \
+    {                                                                                            \
+        size_t h = r.y1 - r.y0;                                                                  \
+        for (size_t y = 0; y < h; y++) {                                                         \
+            if (forward)                                                                         \
+                FWD(data + y * stride, r.x0, r.x1, line);                                        \
+            else                                                                                 \
+                INV(data + y * stride, r.x0, r.x1, line);                                        \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    static gj2k_status transform_##SUFFIX(T *data, size_t stride, dwt_rect tile,                 \
+                                          unsigned levels, bool forward)                         \
+    {                                                                                            \
+        /* Levels past 32 act on an area of at most one sample at (0, 0): an even sample,    \
+         * which the 1-D transforms leave as it is. */                                           \
+        if (levels > DWT_MAX_LEVELS)                                                             \
+            levels = DWT_MAX_LEVELS;                                                             \
+        if (levels == 0 || tile.x1 <= tile.x0 || tile.y1 <= tile.y0)                             \
+            return GJ2K_OK;                                                                      \
+        size_t count = scratch_elements(tile.x1 - tile.x0, tile.y1 - tile.y0);                   \
+        T *columns = count ? malloc(count * sizeof *columns) : NULL;                             \
+        if (columns == NULL)                                                                     \
+            return GJ2K_ERROR_OUT_OF_MEMORY;                                                     \
+        T *line = columns + DWT_BATCH * (size_t)(tile.y1 - tile.y0);                             \
+        for (unsigned i = 0; i < levels; i++) {                                                  \
+            unsigned level = forward ? i + 1 : levels - i;                                       \
+            dwt_rect r = ll_rect(tile, level - 1);                                               \
+            if (r.x1 <= r.x0 || r.y1 <= r.y0)                                                    \
+                continue;                                                                        \
+            if (forward) { /* 2D_SD: VER_SD, then HOR_SD */                                      \
+                columns_##SUFFIX(data, stride, r, columns, line, true);                          \
+                rows_##SUFFIX(data, stride, r, line, true);                                      \
+            } else { /* 2D_SR: HOR_SR, then VER_SR */                                            \
+                rows_##SUFFIX(data, stride, r, line, false);                                     \
+                columns_##SUFFIX(data, stride, r, columns, line, false);                         \
+            }                                                                                    \
+        }                                                                                        \
+        free(columns);                                                                           \
+        return GJ2K_OK;                                                                          \
+    }
+
+DWT_DEFINE_LEVEL(53, int32_t, dwt_forward_53_line, dwt_inverse_53_line)
+DWT_DEFINE_LEVEL(97, float, dwt_forward_97_line, dwt_inverse_97_line)
+
+gj2k_status dwt_forward_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
+{
+    return transform_53(data, stride, tile, levels, true);
+}
+
+gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
+{
+    return transform_53(data, stride, tile, levels, false);
+}
+
+gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
+{
+    return transform_97(data, stride, tile, levels, true);
+}
+
+gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
+{
+    return transform_97(data, stride, tile, levels, false);
+}

@@ -20,7 +20,10 @@ uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
             return UINT64_MAX;
         uint64_t w = ceil_div(x1, ci->dx) - ceil_div(x0, ci->dx);
         uint64_t h = ceil_div(y1, ci->dy) - ceil_div(y0, ci->dy);
-        total += w * h; /* each factor < 2^32 and at most 16384 terms: no overflow of 2^64 */
+        uint64_t plane = w * h; /* each factor < 2^32: the product fits */
+        if (plane > UINT64_MAX - 1 - total)
+            return UINT64_MAX - 1; /* saturate: far beyond any limit */
+        total += plane;
     }
     return total;
 }

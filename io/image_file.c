@@ -5,10 +5,12 @@
 #include "image_formats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *path_extension(const char *path)
@@ -240,19 +242,34 @@ gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format fo
     return GJ2K_OK;
 }
 
+/* Creates a new file beside `path` under a unique temporary name, with the
+ * permissions the umask gives any new file (mkstemp would force 0600). */
+static int create_temporary(const char *path, char *name, size_t name_size)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t salt = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)(uintptr_t)name ^ (uint64_t)getpid();
+    for (int attempt = 0; attempt < 100; attempt++) {
+        salt = salt * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(name, name_size, "%s.tmp-%08llx", path, (unsigned long long)(salt >> 32));
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
 /* Writes `size` bytes to a temporary file beside `path`; on success
  * *temporary holds its (malloc'ed) name, ready to be renamed. */
 static gj2k_status write_temporary(const char *path, const uint8_t *data, size_t size,
                                    char **temporary, gj2k_error *error)
 {
     *temporary = NULL;
-    size_t length = strlen(path);
-    char *name = malloc(length + 16);
+    size_t name_size = strlen(path) + 32;
+    char *name = malloc(name_size);
     if (name == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    memcpy(name, path, length);
-    memcpy(name + length, ".tmp-XXXXXX", 12);
-    int fd = mkstemp(name);
+    int fd = create_temporary(path, name, name_size);
     if (fd < 0) {
         gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot create %s: %s", path,
                                   strerror(errno));

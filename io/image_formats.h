@@ -61,8 +61,9 @@ gj2k_status image_check_sample_budget(const gj2k_read_options *options, uint64_t
                                       size_t file_size, uint64_t max_samples_per_byte,
                                       gj2k_error *error);
 
-/* Number of samples an image of this canvas and components would hold, or
- * UINT64_MAX when the parameters are out of range. */
+/* Number of samples an image of this canvas and components would hold
+ * (saturating at UINT64_MAX - 1), or UINT64_MAX when the parameters are out
+ * of range. */
 uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
                             uint32_t num_components, const gj2k_component_info *info);
 

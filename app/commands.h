@@ -1,0 +1,19 @@
+/* commands.h - the gj2k subcommands. Each takes the arguments after its name
+ * and returns the process exit status (0 success, 1 failure, 2 usage). */
+#ifndef GJ2K_APP_COMMANDS_H
+#define GJ2K_APP_COMMANDS_H
+
+#include <stdbool.h>
+
+int command_encode(int argc, char **argv);
+int command_decode(int argc, char **argv);
+int command_info(int argc, char **argv);
+int command_bench(int argc, char **argv);
+int command_convert(int argc, char **argv);
+
+/* Parses opj_compress's raw geometry "-F width,height,ncomp,bitdepth,{s,u}@dx1xdy1:...:dxnxdyn"
+ * into `geometry`; prints a one-line error and returns false when malformed. */
+struct gj2k_raw_geometry;
+bool parse_raw_geometry(const char *text, struct gj2k_raw_geometry *geometry);
+
+#endif

@@ -1,0 +1,53 @@
+/* options.h - command-line parsing for the gj2k subcommands: a table of the
+ * options a command accepts, opj_compress-style short flags (-i FILE) and
+ * long ones (--help), values given as the next argument. */
+#ifndef GJ2K_APP_OPTIONS_H
+#define GJ2K_APP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct option_spec {
+    const char *name;       /* as typed, e.g. "-i" or "--force-rgb" */
+    const char *value_name; /* NULL for a flag, else how --help names its value */
+    const char *help;
+} option_spec;
+
+#define OPTIONS_MAX_POSITIONAL 4
+
+typedef struct parsed_options {
+    const option_spec *specs;
+    size_t spec_count;
+    const char **values;     /* per spec: its value, "" for a given flag, NULL if absent */
+    const char *positional[OPTIONS_MAX_POSITIONAL];
+    size_t positional_count;
+} parsed_options;
+
+/* Parses argv[0..argc) against `specs`. On a usage error, prints one line
+ * ("gj2k COMMAND: unknown option -x") to stderr and returns false. */
+bool options_parse(const char *command, int argc, char **argv, const option_spec *specs,
+                   size_t spec_count, size_t max_positional, parsed_options *out);
+void options_free(parsed_options *options);
+
+/* The option's value, or NULL when it was not given. */
+const char *options_get(const parsed_options *options, const char *name);
+bool options_has(const parsed_options *options, const char *name);
+
+/* Prints "usage" and one line per option. */
+void options_print_help(const char *usage, const char *description, const option_spec *specs,
+                        size_t spec_count);
+
+/* Parses a whole decimal number in [min, max]; false when it is not one. */
+bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
+                        unsigned long *value);
+
+/* Prints "gj2k: <message>" as one line to stderr (exit codes: 1 failure, 2 usage). */
+void report_error(const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+enum { EXIT_USAGE = 2 };
+
+#endif

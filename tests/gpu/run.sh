@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The one device call: builds gj2k with CUDA for Hopper (sm_90), probes the GPU,
+# runs every test, then the benchmarks, and prints a short table last.
+# Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
+# Logs go to $OUT when set (the device tool brings them back), else build/gpu-logs.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+logs=${OUT:-build/gpu-logs}
+mkdir -p "$logs"
+jobs=$(nproc)
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+
+step() { echo "== $*"; }
+step "configure and build (CUDA on, sm_90)"
+cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA=ON \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON >"$logs/configure.txt" 2>&1 \
+  || { tail -30 "$logs/configure.txt"; exit 1; }
+cmake --build build/gpu -j "$jobs" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
+grep -E 'gj2k: CUDA' "$logs/configure.txt"
+
+step "device probe"
+build/gpu/gj2k --version | tee "$logs/version.txt"
+
+step "tests"
+ctest --test-dir build/gpu -j "$jobs" --output-on-failure >"$logs/ctest.txt" 2>&1
+tests_rc=$?
+tail -5 "$logs/ctest.txt"
+
+step "benchmarks"
+build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
+
+step "summary"
+gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
+passed=$(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$logs/ctest.txt")
+printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
+grep -E 'DWT|RCT|ICT|quantize|round trip' "$logs/bench.txt" | sed 's/^ */bench: /'
+exit $tests_rc
