@@ -64,10 +64,11 @@ gj2k_status raw_read(const uint8_t *data, size_t size, bool big_endian,
         info[c] = (gj2k_component_info){.dx = subsampling(g->dx, c), .dy = subsampling(g->dy, c),
                                         .precision = g->precision, .is_signed = g->is_signed};
         if (info[c].dx > 255 || info[c].dy > 255) {
+            gj2k_status status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                                           "%s: component %u subsampling %ux%u outside 1..255",
+                                           name, c, info[c].dx, info[c].dy);
             free(info);
-            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
-                             "%s: component %u subsampling %ux%u outside 1..255", name, c,
-                             info[c].dx, info[c].dy);
+            return status;
         }
     }
     /* Counted here, stopping as soon as the file cannot hold them, so that no
