@@ -25,11 +25,14 @@ static const option_spec bench_options[] = {
 };
 #define BENCH_OPTION_COUNT (sizeof bench_options / sizeof bench_options[0])
 
-typedef struct bench_setup {
+typedef struct bench_setup bench_setup;
+
+struct bench_setup {
     uint32_t width, height, components, precision;
     bool is_signed;
     unsigned levels, repeats;
-} bench_setup;
+    int32_t *indices; /* scratch for the quantization stage */
+};
 
 static double now_seconds(void)
 {
@@ -68,84 +71,112 @@ static gj2k_status make_synthetic(uint32_t width, uint32_t height, gj2k_image **
     return GJ2K_OK;
 }
 
-/* Runs one stage `repeats` times from fresh copies of `inputs` and returns the
- * fastest time; `stage` transforms the planes in place. */
-typedef void (*stage_fn)(void *planes[3], const bench_setup *setup, gj2k_status *status);
+/* A stage transforms the planes of every component in place; the planes
+ * hold int32 samples or float coefficients as the stage expects. */
+typedef gj2k_status (*stage_fn)(void *plane, const bench_setup *setup);
 
-static double time_stage(stage_fn stage, void *const inputs[3], void *work[3], size_t bytes,
-                         const bench_setup *setup, gj2k_status *status)
-{
-    double best = INFINITY;
-    for (unsigned r = 0; r < setup->repeats && *status == GJ2K_OK; r++) {
-        for (uint32_t c = 0; c < setup->components; c++)
-            memcpy(work[c], inputs[c], bytes);
-        double start = now_seconds();
-        stage(work, setup, status);
-        double elapsed = now_seconds() - start;
-        best = elapsed < best ? elapsed : best;
-    }
-    return best;
-}
+typedef struct bench_stage {
+    const char *name;
+    stage_fn per_component;          /* run on each component's plane, or NULL */
+    void (*on_three)(void *, void *, void *, size_t); /* run once on the first three */
+} bench_stage;
 
 static size_t plane_size(const bench_setup *s) { return (size_t)s->width * s->height; }
 
 static dwt_rect plane_rect(const bench_setup *s) { return (dwt_rect){0, 0, s->width, s->height}; }
 
-static void stage_shift_rct(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status shift_forward(void *p, const bench_setup *s)
 {
-    (void)status;
-    for (uint32_t c = 0; c < s->components; c++)
-        level_shift_forward(p[c], plane_size(s), s->precision, s->is_signed);
-    if (s->components >= 3)
-        rct_forward(p[0], p[1], p[2], plane_size(s));
+    level_shift_forward(p, plane_size(s), s->precision, s->is_signed);
+    return GJ2K_OK;
 }
 
-static void stage_forward_53(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status shift_inverse(void *p, const bench_setup *s)
 {
-    for (uint32_t c = 0; c < s->components && *status == GJ2K_OK; c++)
-        *status = dwt_forward_53(p[c], s->width, plane_rect(s), s->levels);
+    level_shift_inverse(p, plane_size(s), s->precision, s->is_signed);
+    return GJ2K_OK;
 }
 
-static void stage_inverse_53(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status forward_53(void *p, const bench_setup *s)
 {
-    for (uint32_t c = 0; c < s->components && *status == GJ2K_OK; c++)
-        *status = dwt_inverse_53(p[c], s->width, plane_rect(s), s->levels);
+    return dwt_forward_53(p, s->width, plane_rect(s), s->levels);
 }
 
-static void stage_inverse_rct_shift(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status inverse_53(void *p, const bench_setup *s)
 {
-    (void)status;
-    if (s->components >= 3)
-        rct_inverse(p[0], p[1], p[2], plane_size(s));
-    for (uint32_t c = 0; c < s->components; c++)
-        level_shift_inverse(p[c], plane_size(s), s->precision, s->is_signed);
+    return dwt_inverse_53(p, s->width, plane_rect(s), s->levels);
 }
 
-/* Irreversible planes are floats; the level shift happens on integers first. */
-static void stage_ict(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status forward_97(void *p, const bench_setup *s)
 {
-    (void)status;
-    if (s->components >= 3)
-        ict_forward(p[0], p[1], p[2], plane_size(s));
+    return dwt_forward_97(p, s->width, plane_rect(s), s->levels);
 }
 
-static void stage_forward_97(void *p[3], const bench_setup *s, gj2k_status *status)
+static gj2k_status inverse_97(void *p, const bench_setup *s)
 {
-    for (uint32_t c = 0; c < s->components && *status == GJ2K_OK; c++)
-        *status = dwt_forward_97(p[c], s->width, plane_rect(s), s->levels);
+    return dwt_inverse_97(p, s->width, plane_rect(s), s->levels);
 }
 
-static void stage_inverse_97(void *p[3], const bench_setup *s, gj2k_status *status)
+/* Quantizes with step 1/2 into the scratch indices and reconstructs (r = 1/2). */
+static gj2k_status quantize_and_back(void *p, const bench_setup *s)
 {
-    for (uint32_t c = 0; c < s->components && *status == GJ2K_OK; c++)
-        *status = dwt_inverse_97(p[c], s->width, plane_rect(s), s->levels);
+    quant_forward(p, s->indices, plane_size(s), 0.5f);
+    quant_inverse(s->indices, p, plane_size(s), 0.5f, 0.5f);
+    return GJ2K_OK;
 }
 
-static void stage_inverse_ict(void *p[3], const bench_setup *s, gj2k_status *status)
+static void rct_forward_planes(void *a, void *b, void *c, size_t n) { rct_forward(a, b, c, n); }
+static void rct_inverse_planes(void *a, void *b, void *c, size_t n) { rct_inverse(a, b, c, n); }
+static void ict_forward_planes(void *a, void *b, void *c, size_t n) { ict_forward(a, b, c, n); }
+static void ict_inverse_planes(void *a, void *b, void *c, size_t n) { ict_inverse(a, b, c, n); }
+
+static const bench_stage reversible_stages[] = {
+    {"level shift", shift_forward, NULL},
+    {"RCT", NULL, rct_forward_planes},
+    {"forward 5/3 DWT", forward_53, NULL},
+    {"inverse 5/3 DWT", inverse_53, NULL},
+    {"inverse RCT", NULL, rct_inverse_planes},
+    {"inverse level shift", shift_inverse, NULL},
+};
+
+/* The level shift and the conversion to float happen before these. */
+static const bench_stage irreversible_stages[] = {
+    {"ICT", NULL, ict_forward_planes},
+    {"forward 9/7 DWT", forward_97, NULL},
+    {"quantize + dequantize", quantize_and_back, NULL},
+    {"inverse 9/7 DWT", inverse_97, NULL},
+    {"inverse ICT", NULL, ict_inverse_planes},
+};
+
+/* Runs each stage in turn on `planes`, each from the previous one's output;
+ * every stage runs `repeats` times from a fresh copy and the fastest counts. */
+static gj2k_status run_chain(const bench_stage *stages, size_t count, void *planes[3],
+                             void *work[3], const bench_setup *setup)
 {
-    (void)status;
-    if (s->components >= 3)
-        ict_inverse(p[0], p[1], p[2], plane_size(s));
+    size_t bytes = plane_size(setup) * 4; /* int32 or float */
+    for (size_t i = 0; i < count; i++) {
+        if (stages[i].on_three != NULL && setup->components < 3)
+            continue;
+        double best = INFINITY;
+        for (unsigned r = 0; r < setup->repeats; r++) {
+            for (uint32_t c = 0; c < setup->components; c++)
+                memcpy(work[c], planes[c], bytes);
+            double start = now_seconds();
+            if (stages[i].on_three != NULL)
+                stages[i].on_three(work[0], work[1], work[2], plane_size(setup));
+            for (uint32_t c = 0; stages[i].per_component != NULL && c < setup->components; c++) {
+                gj2k_status status = stages[i].per_component(work[c], setup);
+                if (status != GJ2K_OK)
+                    return status;
+            }
+            double elapsed = now_seconds() - start;
+            best = elapsed < best ? elapsed : best;
+        }
+        print_row(stages[i].name, best, setup);
+        for (uint32_t c = 0; c < setup->components; c++)
+            memcpy(planes[c], work[c], bytes);
+    }
+    return GJ2K_OK;
 }
 
 static bool parse_size(const char *text, uint32_t *width, uint32_t *height)
@@ -166,79 +197,51 @@ static bool parse_size(const char *text, uint32_t *width, uint32_t *height)
 static int run_bench(const gj2k_image *image, bench_setup *setup)
 {
     size_t count = plane_size(setup);
-    void *original[3] = {0}, *work[3] = {0}, *coefficients[3] = {0}, *floats[3] = {0};
-    int32_t *indices[3] = {0};
+    void *planes[3] = {0}, *work[3] = {0};
     int exit_code = 1;
+    setup->indices = malloc(count * sizeof(int32_t));
+    bool allocated = setup->indices != NULL;
     for (uint32_t c = 0; c < setup->components; c++) {
-        original[c] = malloc(count * sizeof(int32_t));
-        work[c] = malloc(count * sizeof(int32_t));
-        coefficients[c] = malloc(count * sizeof(int32_t));
-        floats[c] = malloc(count * sizeof(float));
-        indices[c] = malloc(count * sizeof(int32_t));
-        if (!original[c] || !work[c] || !coefficients[c] || !floats[c] || !indices[c]) {
-            report_error("bench: out of memory for a %ux%u image", setup->width, setup->height);
-            goto done;
-        }
-        memcpy(original[c], image->components[c].samples, count * sizeof(int32_t));
+        planes[c] = malloc(count * 4);
+        work[c] = malloc(count * 4);
+        allocated = allocated && planes[c] && work[c];
     }
-    gj2k_status status = GJ2K_OK;
-    double t;
+    if (!allocated) {
+        report_error("bench: out of memory for a %ux%u image", setup->width, setup->height);
+        goto done;
+    }
     printf("gj2k bench: %ux%u, %u component%s, %u-bit, %u levels, CPU reference, best of %u\n",
            setup->width, setup->height, setup->components, setup->components == 1 ? "" : "s",
            setup->precision, setup->levels, setup->repeats);
 
-    printf("reversible (5/3, RCT):\n");
-    t = time_stage(stage_shift_rct, original, work, count * 4, setup, &status);
-    print_row("level shift + RCT", t, setup);
+    printf("reversible (5/3%s):\n", setup->components >= 3 ? ", RCT" : "");
     for (uint32_t c = 0; c < setup->components; c++)
-        memcpy(coefficients[c], work[c], count * 4);
-    t = time_stage(stage_forward_53, coefficients, work, count * 4, setup, &status);
-    print_row("forward 5/3 DWT", t, setup);
-    for (uint32_t c = 0; c < setup->components; c++)
-        memcpy(coefficients[c], work[c], count * 4);
-    t = time_stage(stage_inverse_53, coefficients, work, count * 4, setup, &status);
-    print_row("inverse 5/3 DWT", t, setup);
-    for (uint32_t c = 0; c < setup->components; c++)
-        memcpy(coefficients[c], work[c], count * 4);
-    t = time_stage(stage_inverse_rct_shift, coefficients, work, count * 4, setup, &status);
-    print_row("inverse RCT + level shift", t, setup);
+        memcpy(planes[c], image->components[c].samples, count * 4);
+    gj2k_status status = run_chain(reversible_stages, sizeof reversible_stages /
+                                   sizeof reversible_stages[0], planes, work, setup);
     bool exact = status == GJ2K_OK;
     for (uint32_t c = 0; c < setup->components && exact; c++)
-        exact = memcmp(work[c], original[c], count * 4) == 0;
+        exact = memcmp(planes[c], image->components[c].samples, count * 4) == 0;
     printf("  lossless round trip: %s\n", exact ? "exact" : "MISMATCH");
 
-    printf("irreversible (9/7, ICT, quantization step 1/2 for every band):\n");
+    printf("irreversible (9/7%s, quantization step 1/2 for every band):\n",
+           setup->components >= 3 ? ", ICT" : "");
     for (uint32_t c = 0; c < setup->components; c++) {
-        memcpy(work[c], original[c], count * 4);
-        level_shift_forward(work[c], count, setup->precision, setup->is_signed);
+        int32_t *samples = work[c];
+        memcpy(samples, image->components[c].samples, count * 4);
+        level_shift_forward(samples, count, setup->precision, setup->is_signed);
         for (size_t i = 0; i < count; i++)
-            ((float *)coefficients[c])[i] = (float)((int32_t *)work[c])[i];
+            ((float *)planes[c])[i] = (float)samples[i];
     }
-    t = time_stage(stage_ict, coefficients, floats, count * 4, setup, &status);
-    print_row("ICT", t, setup);
-    for (uint32_t c = 0; c < setup->components; c++)
-        memcpy(coefficients[c], floats[c], count * 4);
-    t = time_stage(stage_forward_97, coefficients, floats, count * 4, setup, &status);
-    print_row("forward 9/7 DWT", t, setup);
-    double start = now_seconds();
-    for (uint32_t c = 0; c < setup->components; c++)
-        quant_forward(floats[c], indices[c], count, 0.5f);
-    print_row("quantize", now_seconds() - start, setup);
-    start = now_seconds();
-    for (uint32_t c = 0; c < setup->components; c++)
-        quant_inverse(indices[c], coefficients[c], count, 0.5f, 0.5f);
-    print_row("dequantize", now_seconds() - start, setup);
-    t = time_stage(stage_inverse_97, coefficients, floats, count * 4, setup, &status);
-    print_row("inverse 9/7 DWT", t, setup);
-    for (uint32_t c = 0; c < setup->components; c++)
-        memcpy(coefficients[c], floats[c], count * 4);
-    t = time_stage(stage_inverse_ict, coefficients, floats, count * 4, setup, &status);
-    print_row("inverse ICT", t, setup);
+    if (status == GJ2K_OK)
+        status = run_chain(irreversible_stages, sizeof irreversible_stages /
+                           sizeof irreversible_stages[0], planes, work, setup);
     double squared = 0;
-    for (uint32_t c = 0; c < setup->components; c++) {
-        level_shift_inverse_float(floats[c], work[c], count, setup->precision, setup->is_signed);
+    for (uint32_t c = 0; c < setup->components && status == GJ2K_OK; c++) {
+        int32_t *samples = work[c];
+        level_shift_inverse_float(planes[c], samples, count, setup->precision, setup->is_signed);
         for (size_t i = 0; i < count; i++) {
-            double d = ((int32_t *)work[c])[i] - ((int32_t *)original[c])[i];
+            double d = samples[i] - image->components[c].samples[i];
             squared += d * d;
         }
     }
@@ -251,12 +254,10 @@ static int run_bench(const gj2k_image *image, bench_setup *setup)
         exit_code = exact ? 0 : 1;
 done:
     for (uint32_t c = 0; c < 3; c++) {
-        free(original[c]);
+        free(planes[c]);
         free(work[c]);
-        free(coefficients[c]);
-        free(floats[c]);
-        free(indices[c]);
     }
+    free(setup->indices);
     return exit_code;
 }
 
