@@ -2,6 +2,7 @@
  * sBIT precision, ICC and pHYs, and malformed input. Reference decodes and
  * the interlaced or sBIT files here are made with libpng directly. */
 #include "gj2k.h"
+#include "io_test_support.h"
 #include "test_harness.h"
 
 #include <stdio.h>
@@ -14,79 +15,22 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static uint8_t *load_bytes(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    if (file == NULL)
-        return NULL;
-    fseek(file, 0, SEEK_END);
-    long length = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
-    *size = fread(data, 1, length > 0 ? (size_t)length : 0, file);
-    fclose(file);
-    return data;
-}
-
-typedef struct warnings {
-    int count;
-    char last[256];
-} warnings;
-
-static void record_warning(void *user, const char *message)
-{
-    warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
-
 static gj2k_status read_png(const uint8_t *data, size_t size, gj2k_image **image,
                             gj2k_error *error)
 {
     return gj2k_image_read_memory(data, size, GJ2K_FORMAT_PNG, NULL, image, error);
 }
 
-/* Same geometry, precision, sign, roles and samples. */
-static bool same_image(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a->num_components != b->num_components || a->x1 != b->x1 || a->y1 != b->y1)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *p = &a->components[c], *q = &b->components[c];
-        if (p->width != q->width || p->height != q->height || p->precision != q->precision ||
-            p->is_signed != q->is_signed || p->role != q->role)
-            return false;
-        if (memcmp(p->samples, q->samples, sizeof *p->samples * p->width * p->height) != 0)
-            return false;
-    }
-    return true;
-}
-
 /* Writes `image` as PNG and reads it back; NULL (after a failed check) on error. */
 static gj2k_image *png_round_trip(const gj2k_image *image, warnings *seen)
 {
-    gj2k_write_options options = {.warning = record_warning, .warning_user = seen};
-    uint8_t *data;
-    size_t size;
-    gj2k_error error = {0};
-    gj2k_status status = gj2k_image_write_memory(image, GJ2K_FORMAT_PNG, seen ? &options : NULL,
-                                                 &data, &size, &error);
-    CHECK(status == GJ2K_OK);
-    if (status != GJ2K_OK) {
-        fprintf(stderr, "write: %s\n", error.message);
-        return NULL;
-    }
-    gj2k_image *back = NULL;
-    status = read_png(data, size, &back, &error);
-    CHECK(status == GJ2K_OK);
-    if (status != GJ2K_OK)
-        fprintf(stderr, "read back: %s\n", error.message);
-    free(data);
+    gj2k_image *back = round_trip(image, GJ2K_FORMAT_PNG, NULL, seen);
+    CHECK(back != NULL);
     return back;
 }
 
-static gj2k_image *random_image(uint32_t width, uint32_t height, uint32_t count,
-                                const uint32_t *precision)
+static gj2k_image *random_png_image(uint32_t width, uint32_t height, uint32_t count,
+                                    const uint32_t *precision)
 {
     gj2k_component_info info[4] = {{0}};
     for (uint32_t c = 0; c < count; c++)
@@ -103,56 +47,6 @@ static gj2k_image *random_image(uint32_t width, uint32_t height, uint32_t count,
     if (count == 2 || count == 4)
         image->components[count - 1].role = GJ2K_ROLE_OPACITY;
     return image;
-}
-
-/* CRC-32 of PNG chunks (ISO 3309 polynomial, reflected). */
-static uint32_t crc32_of(const uint8_t *bytes, size_t count)
-{
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < count; i++) {
-        crc ^= bytes[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
-    }
-    return ~crc;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* Offset of the first chunk of type `type`, or 0 when there is none. */
-static size_t find_chunk(const uint8_t *data, size_t size, const char *type)
-{
-    for (size_t at = 8; at + 12 <= size;) {
-        uint32_t length = get_u32(data + at);
-        if (memcmp(data + at + 4, type, 4) == 0)
-            return at;
-        if (length > size - at - 12)
-            break;
-        at += 12 + (size_t)length;
-    }
-    return 0;
-}
-
-/* Appends a chunk with its CRC. */
-static size_t put_chunk(uint8_t *out, const char *type, const uint8_t *payload, uint32_t length)
-{
-    put_u32(out, length);
-    memcpy(out + 4, type, 4);
-    if (length)
-        memcpy(out + 8, payload, length);
-    put_u32(out + 8 + length, crc32_of(out + 4, 4 + (size_t)length));
-    return 12 + (size_t)length;
 }
 
 /* libpng used directly by the tests: its errors print and return to here. */
@@ -445,7 +339,7 @@ static void adam7_matches_progressive(void)
                     continue;
                 uint32_t precision[4] = {(uint32_t)depths[d], (uint32_t)depths[d],
                                          (uint32_t)depths[d], (uint32_t)depths[d]};
-                gj2k_image *image = random_image(sizes[s][0], sizes[s][1], n, precision);
+                gj2k_image *image = random_png_image(sizes[s][0], sizes[s][1], n, precision);
                 REQUIRE(image != NULL);
                 for (int interlace = 0; interlace < 2; interlace++) {
                     size_t size;
@@ -470,8 +364,8 @@ static void depths_round_trip(void)
     for (uint32_t n = 1; n <= 4; n++)
         for (uint32_t p = 1; p <= 16; p++) {
             uint32_t precision[4] = {p, p, p, p};
-            gj2k_image *image = random_image((uint32_t)test_random_range(1, 40),
-                                             (uint32_t)test_random_range(1, 20), n, precision);
+            gj2k_image *image = random_png_image((uint32_t)test_random_range(1, 40),
+                                                 (uint32_t)test_random_range(1, 20), n, precision);
             REQUIRE(image != NULL);
             uint8_t *data;
             size_t size;
@@ -496,7 +390,7 @@ static void depths_round_trip(void)
 static void sbit_precision(void)
 {
     uint32_t mixed[4] = {5, 6, 5, 3};
-    gj2k_image *image = random_image(13, 11, 4, mixed);
+    gj2k_image *image = random_png_image(13, 11, 4, mixed);
     REQUIRE(image != NULL);
     uint8_t *data;
     size_t size;
@@ -505,7 +399,7 @@ static void sbit_precision(void)
             GJ2K_OK);
     size_t sbit = find_chunk(data, size, "sBIT");
     REQUIRE(sbit != 0);
-    CHECK_EQ(get_u32(data + sbit), 4);
+    CHECK_EQ(get_u32_be(data + sbit), 4);
     CHECK(memcmp(data + sbit + 8, "\x05\x06\x05\x03", 4) == 0);
     CHECK(reads_as(data, size, image));
     free(data);
@@ -513,7 +407,7 @@ static void sbit_precision(void)
 
     /* 8-bit grey written by libpng with sBIT 5 */
     uint32_t eight[1] = {8};
-    image = random_image(16, 9, 1, eight);
+    image = random_png_image(16, 9, 1, eight);
     REQUIRE(image != NULL);
     image->components[0].samples[0] |= 1; /* at least one sample has low bits */
     png_color_8 five = {.gray = 5};
@@ -537,7 +431,7 @@ static void sbit_precision(void)
 
     /* 12 bits in 16-bit RGB */
     uint32_t twelve[3] = {12, 12, 12};
-    image = random_image(7, 5, 3, twelve);
+    image = random_png_image(7, 5, 3, twelve);
     REQUIRE(image != NULL);
     back = png_round_trip(image, NULL);
     REQUIRE(back != NULL);
@@ -613,19 +507,19 @@ static void signed_and_rejects(void)
 static void make_icc(uint8_t *icc, const char *color_space)
 {
     memset(icc, 0, ICC_SIZE);
-    put_u32(icc, ICC_SIZE);
-    put_u32(icc + 8, 0x02100000);
+    put_u32_be(icc, ICC_SIZE);
+    put_u32_be(icc + 8, 0x02100000);
     memcpy(icc + 12, "mntr", 4);
     memcpy(icc + 16, color_space, 4);
     memcpy(icc + 20, "XYZ ", 4);
     memcpy(icc + 36, "acsp", 4);
-    put_u32(icc + 68, 0x0000f6d6); /* D50 */
-    put_u32(icc + 72, 0x00010000);
-    put_u32(icc + 76, 0x0000d32d);
-    put_u32(icc + 128, 1);
+    put_u32_be(icc + 68, 0x0000f6d6); /* D50 */
+    put_u32_be(icc + 72, 0x00010000);
+    put_u32_be(icc + 76, 0x0000d32d);
+    put_u32_be(icc + 128, 1);
     memcpy(icc + 132, "cprt", 4);
-    put_u32(icc + 136, 144);
-    put_u32(icc + 140, ICC_SIZE - 144);
+    put_u32_be(icc + 136, 144);
+    put_u32_be(icc + 140, ICC_SIZE - 144);
     memcpy(icc + 144, "text", 4);
     for (size_t i = 152; i < ICC_SIZE; i++)
         icc[i] = (uint8_t)test_random();
@@ -636,7 +530,7 @@ static void icc_and_resolution(void)
     static const char *const spaces[2] = {"GRAY", "RGB "};
     for (int k = 0; k < 2; k++) {
         uint32_t precision[3] = {k ? 8u : 16u, 8, 8};
-        gj2k_image *image = random_image(9, 7, k ? 3 : 1, precision);
+        gj2k_image *image = random_png_image(9, 7, k ? 3 : 1, precision);
         REQUIRE(image != NULL);
         uint8_t icc[ICC_SIZE];
         make_icc(icc, spaces[k]);
@@ -705,18 +599,6 @@ static void truncation(void)
     }
 }
 
-/* Recomputes every chunk's CRC, so that corrupted content reaches the decoder. */
-static void fix_crcs(uint8_t *data, size_t size)
-{
-    for (size_t at = 8; at + 12 <= size;) {
-        uint32_t length = get_u32(data + at);
-        if (length > size - at - 12)
-            break;
-        put_u32(data + at + 8 + length, crc32_of(data + at + 4, 4 + (size_t)length));
-        at += 12 + (size_t)length;
-    }
-}
-
 static void crc_and_corruption(void)
 {
     size_t size;
@@ -725,7 +607,7 @@ static void crc_and_corruption(void)
     size_t idat = find_chunk(data, size, "IDAT");
     REQUIRE(idat != 0);
     /* a damaged CRC of a critical chunk (IHDR at 8, then IDAT) */
-    size_t crcs[2] = {8 + 8 + 13, idat + 8 + get_u32(data + idat)};
+    size_t crcs[2] = {8 + 8 + 13, idat + 8 + get_u32_be(data + idat)};
     gj2k_image *image = NULL;
     gj2k_error error = {0};
     for (int k = 0; k < 2; k++) {
@@ -776,8 +658,8 @@ static void limits(void)
     uint8_t file[128];
     memcpy(file, "\x89PNG\r\n\x1a\n", 8);
     uint8_t ihdr[13] = {0};
-    put_u32(ihdr, 60000);
-    put_u32(ihdr + 4, 60000);
+    put_u32_be(ihdr, 60000);
+    put_u32_be(ihdr + 4, 60000);
     ihdr[8] = 8; /* 8-bit grey */
     size_t size = 8 + put_chunk(file + 8, "IHDR", ihdr, 13);
     /* zlib stream: one stored block holding a filter byte and a sample */
@@ -790,7 +672,7 @@ static void limits(void)
     CHECK_EQ(read_png(file, size, &image, &error), GJ2K_ERROR_LIMIT);
     CHECK(image == NULL && strstr(error.message, "samples") != NULL);
 
-    put_u32(ihdr, 0); /* zero width breaks IHDR */
+    put_u32_be(ihdr, 0); /* zero width breaks IHDR */
     put_chunk(file + 8, "IHDR", ihdr, 13);
     CHECK_EQ(read_png(file, size, &image, &error), GJ2K_ERROR_MALFORMED);
 

@@ -3,6 +3,7 @@
  * tiles, planar, odd depths, palette, min-is-white, signed), metadata,
  * unsupported kinds and malformed input. */
 #include "gj2k.h"
+#include "io_test_support.h"
 #include "test_harness.h"
 
 #include <math.h>
@@ -13,48 +14,9 @@
 #ifdef GJ2K_HAVE_TIFF
 #include <tiffio.h>
 
+#include "tiff_test_files.h"
+
 /* ------------------------------------------------------------ helpers */
-
-static uint8_t *load_bytes(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    if (file == NULL)
-        return NULL;
-    fseek(file, 0, SEEK_END);
-    long length = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
-    *size = fread(data, 1, length > 0 ? (size_t)length : 0, file);
-    fclose(file);
-    return data;
-}
-
-typedef struct warnings {
-    int count;
-    char last[256];
-} warnings;
-
-static void record_warning(void *user, const char *message)
-{
-    warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
-
-/* Reads a shared image; NULL after a failed check. */
-static gj2k_image *read_shared(const char *relative)
-{
-    char name[128];
-    snprintf(name, sizeof name, "images/%s", relative);
-    const char *path = test_shared_path(name);
-    gj2k_image *image = NULL;
-    gj2k_error error = {0};
-    if (gj2k_image_read_file(path, NULL, &image, &error) != GJ2K_OK) {
-        fprintf(stderr, "%s\n", error.message);
-        CHECK(false);
-    }
-    return image;
-}
 
 static gj2k_status read_tiff(const uint8_t *data, size_t size, gj2k_image **image,
                              gj2k_error *error)
@@ -62,38 +24,12 @@ static gj2k_status read_tiff(const uint8_t *data, size_t size, gj2k_image **imag
     return gj2k_image_read_memory(data, size, GJ2K_FORMAT_TIFF, NULL, image, error);
 }
 
-static bool same_image(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a->num_components != b->num_components || a->x1 != b->x1 || a->y1 != b->y1)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *p = &a->components[c], *q = &b->components[c];
-        if (p->width != q->width || p->height != q->height || p->precision != q->precision ||
-            p->is_signed != q->is_signed || p->role != q->role)
-            return false;
-        if (memcmp(p->samples, q->samples, sizeof *p->samples * p->width * p->height) != 0)
-            return false;
-    }
-    return true;
-}
-
 /* Writes and reads back through `format`; NULL after a failed check. */
-static gj2k_image *round_trip(const gj2k_image *image, gj2k_file_format format, warnings *seen)
+static gj2k_image *checked_round_trip(const gj2k_image *image, gj2k_file_format format,
+                                      warnings *seen)
 {
-    gj2k_write_options options = {.warning = record_warning, .warning_user = seen};
-    uint8_t *data;
-    size_t size;
-    gj2k_error error = {0};
-    gj2k_image *back = NULL;
-    gj2k_status status = gj2k_image_write_memory(image, format, seen ? &options : NULL, &data,
-                                                 &size, &error);
-    if (status == GJ2K_OK) {
-        status = gj2k_image_read_memory(data, size, format, NULL, &back, &error);
-        free(data);
-    }
-    if (status != GJ2K_OK)
-        fprintf(stderr, "round trip through %s: %s\n", gj2k_format_name(format), error.message);
-    CHECK(status == GJ2K_OK);
+    gj2k_image *back = round_trip(image, format, NULL, seen);
+    CHECK(back != NULL);
     return back;
 }
 
@@ -115,116 +51,6 @@ static gj2k_image *new_image(uint32_t width, uint32_t height, uint32_t count, ui
                 is_signed ? ((int64_t)1 << (precision - 1)) - 1 : ((int64_t)1 << precision) - 1);
     image->color_space = count >= 3 ? GJ2K_COLOR_SRGB : GJ2K_COLOR_GRAY;
     return image;
-}
-
-/* What a file made by libtiff here holds. */
-typedef struct tiff_spec {
-    uint32_t width, height;
-    uint16_t bits, samples, photometric, planar, format, compression;
-    uint32_t tile_width, tile_height; /* 0: strips */
-    uint32_t rows_per_strip;
-    bool big_endian;
-    uint16_t extra_count, extras[4];
-    const uint16_t *colormap; /* 3 * 2^bits entries */
-    double resolution_x, resolution_y; /* 0: none */
-    uint16_t resolution_unit;
-} tiff_spec;
-
-/* Stores `v` as sample `index` of a row, MSB first; 16-bit in host order
- * (libtiff swaps it for big-endian files). */
-static void put_sample(uint8_t *row, size_t index, unsigned bits, uint32_t v)
-{
-    if (bits == 16) {
-        uint16_t s = (uint16_t)v;
-        memcpy(row + 2 * index, &s, 2);
-        return;
-    }
-    for (unsigned b = 0; b < bits; b++) {
-        size_t bit = index * bits + b;
-        if (v >> (bits - 1 - b) & 1)
-            row[bit / 8] |= (uint8_t)(0x80u >> (bit % 8));
-    }
-}
-
-/* Writes a file with libtiff from stored values laid out [y][x][sample]
- * (NULL: zero blocks of libtiff's own sizes) and returns its bytes. */
-static uint8_t *make_tiff(const tiff_spec *spec, const uint32_t *values, size_t *size)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/made.tif", test_temp_dir());
-    TIFF *tiff = TIFFOpen(path, spec->big_endian ? "wb" : "wl");
-    if (tiff == NULL)
-        return NULL;
-    TIFFSetField(tiff, TIFFTAG_IMAGEWIDTH, spec->width);
-    TIFFSetField(tiff, TIFFTAG_IMAGELENGTH, spec->height);
-    TIFFSetField(tiff, TIFFTAG_BITSPERSAMPLE, spec->bits);
-    TIFFSetField(tiff, TIFFTAG_SAMPLESPERPIXEL, spec->samples);
-    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, spec->photometric);
-    TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, spec->planar ? spec->planar : PLANARCONFIG_CONTIG);
-    TIFFSetField(tiff, TIFFTAG_SAMPLEFORMAT, spec->format ? spec->format : SAMPLEFORMAT_UINT);
-    TIFFSetField(tiff, TIFFTAG_COMPRESSION, spec->compression ? spec->compression : COMPRESSION_NONE);
-    if (spec->extra_count)
-        TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, spec->extra_count, spec->extras);
-    if (spec->colormap) {
-        size_t n = (size_t)1 << spec->bits;
-        TIFFSetField(tiff, TIFFTAG_COLORMAP, spec->colormap, spec->colormap + n,
-                     spec->colormap + 2 * n);
-    }
-    if (spec->resolution_x > 0) {
-        TIFFSetField(tiff, TIFFTAG_XRESOLUTION, spec->resolution_x);
-        TIFFSetField(tiff, TIFFTAG_YRESOLUTION, spec->resolution_y);
-        TIFFSetField(tiff, TIFFTAG_RESOLUTIONUNIT, spec->resolution_unit);
-    }
-    bool tiled = spec->tile_width != 0;
-    uint32_t block_width = tiled ? spec->tile_width : spec->width;
-    uint32_t block_height = tiled ? spec->tile_height : spec->rows_per_strip;
-    if (tiled) {
-        TIFFSetField(tiff, TIFFTAG_TILEWIDTH, block_width);
-        TIFFSetField(tiff, TIFFTAG_TILELENGTH, block_height);
-    } else {
-        TIFFSetField(tiff, TIFFTAG_ROWSPERSTRIP, block_height);
-    }
-    bool planar = spec->planar == PLANARCONFIG_SEPARATE;
-    uint32_t per_pixel = planar ? 1 : spec->samples;
-    size_t row_bytes = ((size_t)block_width * per_pixel * spec->bits + 7) / 8;
-    size_t block_bytes = values ? row_bytes * block_height
-                                : (size_t)(tiled ? TIFFTileSize(tiff) : TIFFStripSize(tiff));
-    uint8_t *block = malloc(block_bytes);
-    bool ok = true;
-    for (uint32_t plane = 0; plane < (planar ? spec->samples : 1u); plane++)
-        for (uint32_t y0 = 0; y0 < spec->height; y0 += block_height)
-            for (uint32_t x0 = 0; x0 < spec->width; x0 += block_width) {
-                memset(block, 0, block_bytes);
-                uint32_t rows = spec->height - y0 < block_height ? spec->height - y0 : block_height;
-                for (uint32_t r = 0; values && r < rows; r++)
-                    for (uint32_t x = 0; x < block_width && x0 + x < spec->width; x++)
-                        for (uint32_t s = 0; s < per_pixel; s++) {
-                            size_t at = ((size_t)(y0 + r) * spec->width + x0 + x) * spec->samples +
-                                        (planar ? plane : s);
-                            put_sample(block + r * row_bytes, (size_t)x * per_pixel + s,
-                                       spec->bits, values[at]);
-                        }
-                size_t used = tiled ? block_bytes : values ? row_bytes * rows : block_bytes;
-                if (tiled)
-                    ok &= TIFFWriteEncodedTile(tiff, TIFFComputeTile(tiff, x0, y0, 0, (uint16_t)plane),
-                                               block, (tmsize_t)used) >= 0;
-                else
-                    ok &= TIFFWriteEncodedStrip(tiff, TIFFComputeStrip(tiff, y0, (uint16_t)plane),
-                                                block, (tmsize_t)used) >= 0;
-            }
-    free(block);
-    TIFFClose(tiff);
-    return ok ? load_bytes(path, size) : NULL;
-}
-
-/* Random stored values for a spec, [y][x][sample]. */
-static uint32_t *random_values(const tiff_spec *spec)
-{
-    size_t count = (size_t)spec->width * spec->height * spec->samples;
-    uint32_t *values = malloc(count * sizeof *values);
-    for (size_t i = 0; i < count; i++)
-        values[i] = (uint32_t)test_random() & ((1u << spec->bits) - 1);
-    return values;
 }
 
 /* ------------------------------------------------------ shared files */
@@ -249,7 +75,7 @@ static void flower_grey_depths(void)
         double expected = (nn % 2 == 0 || nn == 1) ? 72 / 0.0254 : 0;
         CHECK(fabs(image->resolution_x - expected) < 1e-3 &&
               fabs(image->resolution_y - expected) < 1e-3);
-        gj2k_image *back = round_trip(image, GJ2K_FORMAT_TIFF, NULL);
+        gj2k_image *back = checked_round_trip(image, GJ2K_FORMAT_TIFF, NULL);
         REQUIRE(back != NULL);
         CHECK(same_image(image, back));
         gj2k_image_destroy(back);
@@ -291,7 +117,7 @@ static void flower_rgb_contig_planar(void)
             fprintf(stderr, "%d bits: contig and planar differ\n", depths[k]);
             CHECK(false);
         }
-        gj2k_image *back = round_trip(planar, GJ2K_FORMAT_TIFF, NULL);
+        gj2k_image *back = checked_round_trip(planar, GJ2K_FORMAT_TIFF, NULL);
         REQUIRE(back != NULL);
         CHECK(same_image(back, contig));
         gj2k_image_destroy(back);
@@ -320,7 +146,7 @@ static void flower_to_png(void)
                                             : "flower-minisblack-%02d.tif", nn);
             gj2k_image *image = read_shared(name);
             REQUIRE(image != NULL);
-            gj2k_image *back = round_trip(image, GJ2K_FORMAT_PNG, NULL);
+            gj2k_image *back = checked_round_trip(image, GJ2K_FORMAT_PNG, NULL);
             REQUIRE(back != NULL);
             if (!same_image(image, back)) {
                 fprintf(stderr, "%s differs after PNG\n", name);
@@ -398,12 +224,12 @@ static void cinema_frame(void)
     CHECK(frame->x1 == 2048 && frame->y1 == 1556 && frame->num_components == 3);
     for (uint32_t c = 0; c < 3; c++)
         CHECK_EQ(frame->components[c].precision, 12);
-    gj2k_image *back = round_trip(frame, GJ2K_FORMAT_TIFF, NULL);
+    gj2k_image *back = checked_round_trip(frame, GJ2K_FORMAT_TIFF, NULL);
     REQUIRE(back != NULL);
     CHECK(same_image(frame, back));
     gj2k_image_destroy(back);
     if (gj2k_format_can_read(GJ2K_FORMAT_PNG)) {
-        back = round_trip(frame, GJ2K_FORMAT_PNG, NULL);
+        back = checked_round_trip(frame, GJ2K_FORMAT_PNG, NULL);
         REQUIRE(back != NULL);
         CHECK(same_image(frame, back));
         gj2k_image_destroy(back);
@@ -555,7 +381,7 @@ static void signed_and_alpha(void)
 {
     gj2k_image *image = new_image(31, 9, 1, 12, true);
     REQUIRE(image != NULL);
-    gj2k_image *back = round_trip(image, GJ2K_FORMAT_TIFF, NULL);
+    gj2k_image *back = checked_round_trip(image, GJ2K_FORMAT_TIFF, NULL);
     REQUIRE(back != NULL);
     CHECK(same_image(image, back) && back->components[0].is_signed);
     gj2k_image_destroy(back);
@@ -591,7 +417,7 @@ static void signed_and_alpha(void)
         image = new_image(8, 8, count, 16, false);
         REQUIRE(image != NULL);
         image->components[count - 1].role = roles[k];
-        back = round_trip(image, GJ2K_FORMAT_TIFF, NULL);
+        back = checked_round_trip(image, GJ2K_FORMAT_TIFF, NULL);
         REQUIRE(back != NULL);
         CHECK(same_image(image, back));
         gj2k_image_destroy(back);
@@ -604,7 +430,7 @@ static void signed_and_alpha(void)
     for (size_t i = 0; i < 30; i++)
         image->components[3].samples[i] &= 1;
     warnings seen = {0};
-    back = round_trip(image, GJ2K_FORMAT_TIFF, &seen);
+    back = checked_round_trip(image, GJ2K_FORMAT_TIFF, &seen);
     REQUIRE(back != NULL);
     CHECK(seen.count == 1 && strstr(seen.last, "8 bits") != NULL);
     image->components[3].precision = 8;
@@ -626,9 +452,9 @@ static void icc_and_resolution(void)
     REQUIRE(gj2k_image_set_icc_profile(image, icc, sizeof icc, NULL) == GJ2K_OK);
     image->resolution_x = 11811;
     image->resolution_y = 5906;
-    gj2k_image *once = round_trip(image, GJ2K_FORMAT_TIFF, NULL);
+    gj2k_image *once = checked_round_trip(image, GJ2K_FORMAT_TIFF, NULL);
     REQUIRE(once != NULL);
-    gj2k_image *twice = round_trip(once, GJ2K_FORMAT_TIFF, NULL);
+    gj2k_image *twice = checked_round_trip(once, GJ2K_FORMAT_TIFF, NULL);
     REQUIRE(twice != NULL);
     const gj2k_image *both[2] = {once, twice};
     for (int k = 0; k < 2; k++) {
@@ -643,7 +469,7 @@ static void icc_and_resolution(void)
     gj2k_image_destroy(twice);
     gj2k_image_set_icc_profile(image, NULL, 0, NULL);
     image->resolution_x = image->resolution_y = 0;
-    once = round_trip(image, GJ2K_FORMAT_TIFF, NULL);
+    once = checked_round_trip(image, GJ2K_FORMAT_TIFF, NULL);
     REQUIRE(once != NULL);
     CHECK(once->icc_profile == NULL && once->resolution_x == 0 && once->resolution_y == 0);
     gj2k_image_destroy(once);
@@ -730,37 +556,6 @@ static void write_rejects(void)
 
 /* ------------------------------------------------------ malformed input */
 
-/* Where a file's pixel data ends (the furthest strip or tile). */
-static uint64_t data_end(const char *path)
-{
-    TIFF *tiff = TIFFOpen(path, "r");
-    if (tiff == NULL)
-        return 0;
-    uint32_t blocks = TIFFIsTiled(tiff) ? TIFFNumberOfTiles(tiff) : TIFFNumberOfStrips(tiff);
-    uint64_t end = 0;
-    for (uint32_t i = 0; i < blocks; i++) {
-        uint64_t last = TIFFGetStrileOffset(tiff, i) + TIFFGetStrileByteCount(tiff, i);
-        end = last > end ? last : end;
-    }
-    TIFFClose(tiff);
-    return end;
-}
-
-/* True when every sample lies in its component's precision range. */
-static bool samples_in_range(const gj2k_image *image)
-{
-    for (uint32_t c = 0; c < image->num_components; c++) {
-        const gj2k_component *comp = &image->components[c];
-        int64_t lo = comp->is_signed ? -((int64_t)1 << (comp->precision - 1)) : 0;
-        int64_t hi = (comp->is_signed ? lo + ((int64_t)1 << comp->precision)
-                                      : ((int64_t)1 << comp->precision)) - 1;
-        for (size_t i = 0; i < (size_t)comp->width * comp->height; i++)
-            if (comp->samples[i] < lo || comp->samples[i] > hi)
-                return false;
-    }
-    return true;
-}
-
 /* Every prefix that cuts pixel data fails; random damage (half of it in the
  * first directory) never crashes, and what still decodes is sane. Files: a
  * shared uncompressed one, a planar one, ours (deflate), libtiff's tiled LZW. */
@@ -830,36 +625,6 @@ static void truncation_and_corruption(void)
         free(data);
     }
     printf("%d of 600 damaged files still decoded\n", decoded);
-}
-
-/* A little-endian classic TIFF with one IFD of SHORT/LONG entries, followed
- * by `tail` bytes (at offset 8 + 2 + 12 * count + 4). */
-typedef struct ifd_entry {
-    uint16_t tag, type;
-    uint32_t count, value;
-} ifd_entry;
-
-static size_t build_tiff(uint8_t *out, const ifd_entry *entries, uint16_t count,
-                         const uint8_t *tail, size_t tail_size)
-{
-    memcpy(out, "II*\0\x08\0\0\0", 8);
-    size_t at = 8;
-    out[at++] = (uint8_t)count;
-    out[at++] = (uint8_t)(count >> 8);
-    for (uint16_t i = 0; i < count; i++) {
-        uint8_t e[12] = {(uint8_t)entries[i].tag, (uint8_t)(entries[i].tag >> 8),
-                         (uint8_t)entries[i].type, 0, (uint8_t)entries[i].count,
-                         (uint8_t)(entries[i].count >> 8), (uint8_t)(entries[i].count >> 16),
-                         (uint8_t)(entries[i].count >> 24)};
-        for (int b = 0; b < 4; b++)
-            e[8 + b] = (uint8_t)(entries[i].value >> (8 * b));
-        memcpy(out + at, e, 12);
-        at += 12;
-    }
-    memset(out + at, 0, 4);
-    at += 4;
-    memcpy(out + at, tail, tail_size);
-    return at + tail_size;
 }
 
 /* Sizes the file cannot justify fail with LIMIT and no giant allocation;
