@@ -1,0 +1,235 @@
+/* tier1.h - Tier-1 code-block coding of ITU-T T.800 Annex D (EBCOT bit-plane
+ * coding over the MQ coder of Annex C), encoder and decoder.
+ *
+ * Coefficients are signed integers (two's complement int32): the quantized
+ * indices q_b of Annex E, sign and magnitude, |q| < 2^31. A block has
+ * `num_planes` magnitude bit-planes, planes num_planes-1 (most significant)
+ * down to 0; num_planes = Mb - P, P being the missing MSBs of the packet
+ * header (B.10.5). Its coding passes (D.3) are: a cleanup pass on the top
+ * plane, then significance propagation, magnitude refinement and cleanup on
+ * each lower plane, 3 * num_planes - 2 in all. Pass j (0-based) codes plane
+ * num_planes - 1 - (j + 2) / 3.
+ *
+ * Codeword segments (D.4): the passes between two terminations of the coder.
+ * Without style flags a block is one segment. TIER1_STYLE_TERMINATE_EACH_PASS
+ * makes every pass a segment. TIER1_STYLE_BYPASS codes the significance and
+ * refinement passes from the 5th plane on (pass 10 on) raw (D.6, Table D.9):
+ * segments end after pass 9 and after every raw refinement and cleanup pass
+ * that follows (tier1_pass_ends_segment). The last pass of a block always
+ * ends one.
+ */
+#ifndef GJ2K_TIER1_H
+#define GJ2K_TIER1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwt.h"
+#include "gj2k.h"
+#include "mq_coder.h"
+
+/* Code-block style flags, as in the COD/COC SPcod/SPcoc byte (Table A.19). */
+#define TIER1_STYLE_BYPASS 0x01u           /* selective arithmetic coding bypass (D.6) */
+#define TIER1_STYLE_RESET 0x02u            /* reset contexts after each pass (D.4) */
+#define TIER1_STYLE_TERMINATE_EACH_PASS 0x04u /* terminate after each pass (D.4) */
+#define TIER1_STYLE_VERTICALLY_CAUSAL 0x08u /* D.7 */
+#define TIER1_STYLE_PREDICTABLE 0x10u      /* predictable termination (D.4.2) */
+#define TIER1_STYLE_SEGMENTATION 0x20u     /* segmentation symbols (D.5) */
+#define TIER1_STYLE_ALL 0x3Fu
+
+#define TIER1_MAX_SIZE 1024    /* code-block width or height (A.6.1) */
+#define TIER1_MAX_SAMPLES 4096 /* width * height (A.6.1) */
+#define TIER1_MAX_PLANES 31    /* magnitudes of int32 coefficients */
+#define TIER1_MAX_PASSES (3 * TIER1_MAX_PLANES - 2)
+/* (width + 2) * (height + 2) at most: 1024 x 4 */
+#define TIER1_MAX_FLAGS ((TIER1_MAX_SIZE + 2) * (TIER1_MAX_SAMPLES / TIER1_MAX_SIZE + 2))
+
+typedef enum tier1_pass_type {
+    TIER1_PASS_SIGNIFICANCE = 0, /* D.3.1 */
+    TIER1_PASS_REFINEMENT = 1,   /* D.3.3 */
+    TIER1_PASS_CLEANUP = 2       /* D.3.4 */
+} tier1_pass_type;
+
+/* Type of pass j (0-based) of a block. */
+static inline tier1_pass_type tier1_pass_type_of(unsigned pass)
+{
+    return pass == 0 ? TIER1_PASS_CLEANUP : (tier1_pass_type)((pass - 1) % 3);
+}
+
+/* True when pass j is coded raw (D.6, Table D.9). */
+static inline bool tier1_pass_is_raw(unsigned pass, unsigned style)
+{
+    return (style & TIER1_STYLE_BYPASS) && pass >= 10 &&
+           tier1_pass_type_of(pass) != TIER1_PASS_CLEANUP;
+}
+
+/* True when the style terminates the coder after pass j (D.4, Table D.9),
+ * besides the termination after the block's last pass. */
+static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style)
+{
+    if (style & TIER1_STYLE_TERMINATE_EACH_PASS)
+        return true;
+    return (style & TIER1_STYLE_BYPASS) && pass >= 9 &&
+           tier1_pass_type_of(pass) != TIER1_PASS_SIGNIFICANCE;
+}
+
+/* Scratch memory for one block at a time; reuse it across blocks (one per
+ * thread). Both directions take NULL to allocate their own. */
+typedef struct tier1_workspace {
+    uint32_t flags[TIER1_MAX_FLAGS];        /* per sample, 1-sample border: TIER1_FLAG_* */
+    uint32_t magnitudes[TIER1_MAX_SAMPLES]; /* bits coded so far (encoder: all, sign in bit 31) */
+} tier1_workspace;
+
+tier1_workspace *tier1_workspace_create(void);
+void tier1_workspace_destroy(tier1_workspace *workspace);
+
+/* ------------------------------------------------------------- encoder */
+
+typedef struct tier1_pass_info {
+    /* Bytes of the block's data that decode passes 0..j: a truncation point.
+     * Exact where the pass ends a segment, an upper bound otherwise.
+     * Non-decreasing in j. */
+    size_t length;
+    /* Decrease of the squared error, in squared quantization steps, when the
+     * decoder reconstructs magnitudes at the middle of what it knows (value
+     * with the planes below p set to 2^(p-1)) after this pass rather than
+     * before it. Significance and cleanup passes never increase the error; a
+     * refinement pass may. The sum over all passes is the block's energy. */
+    double distortion_reduction;
+    bool ends_segment;
+} tier1_pass_info;
+
+typedef struct tier1_encoded_block {
+    uint8_t *data;             /* the codeword segments back to back; malloc'ed */
+    size_t size;
+    unsigned num_planes;       /* magnitude bit-planes coded (0 for an all-zero block) */
+    unsigned missing_msbs;     /* magnitude_bits - num_planes (B.10.5) */
+    unsigned num_passes;       /* 3 * num_planes - 2, or 0 */
+    tier1_pass_info passes[TIER1_MAX_PASSES];
+} tier1_encoded_block;
+
+/* Encodes a width x height block (each 1..1024, width * height <= 4096) of
+ * `coefficients` (row y at y * stride) of subband `band` with the style flags
+ * `style`. `magnitude_bits` is Mb (E.1, 1..31): magnitudes must stay below
+ * 2^Mb. All planes are coded; the caller truncates with passes[].length.
+ * On failure *out holds nothing to free. */
+gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint32_t width,
+                               uint32_t height, dwt_band band, unsigned style,
+                               unsigned magnitude_bits, tier1_workspace *workspace,
+                               tier1_encoded_block *out);
+
+void tier1_encoded_block_release(tier1_encoded_block *block);
+
+/* ------------------------------------------------------------- decoder */
+
+/* One codeword segment: its bytes follow those of the one before. */
+typedef struct tier1_segment {
+    size_t length;
+    unsigned num_passes;
+} tier1_segment;
+
+typedef struct tier1_decode_request {
+    const uint8_t *data;           /* the segments back to back */
+    size_t size;                   /* bytes available at data */
+    const tier1_segment *segments; /* the passes to decode: the sum of num_passes */
+    unsigned num_segments;
+    unsigned num_planes;           /* Mb - missing MSBs (0..31 supported) */
+    uint32_t width, height;
+    dwt_band band;
+    unsigned style;
+} tier1_decode_request;
+
+typedef struct tier1_decode_result {
+    unsigned passes_decoded;
+    /* Cleanup passes whose segmentation symbol (D.5) was not 1010: a sign of
+     * corrupt data. Decoding goes on regardless. */
+    unsigned segmentation_errors;
+} tier1_decode_result;
+
+/*
+ * Decodes a block into `coefficients` (row y at y * stride) as signed values
+ * sign * magnitude, the magnitude holding every decoded bit at its plane's
+ * position and zeros below. When `lowest_known_plane` is not NULL (same
+ * layout as coefficients) it receives, per coefficient, the lowest plane p
+ * whose bit is known (num_planes when none is), so that a decoder can add a
+ * reconstruction offset below it (Annex E.1, r in eq. E-6).
+ *
+ * Returns GJ2K_ERROR_INVALID_ARGUMENT for a bad size, band or style and
+ * GJ2K_ERROR_UNSUPPORTED for num_planes > 31 (Mb may exceed 31 with ROI
+ * shifts, beyond int32); nothing is written then. Otherwise the whole block
+ * is always written, and damaged input gives GJ2K_ERROR_TRUNCATED (segments longer
+ * than size: the missing bytes read as 0xFF) or GJ2K_ERROR_MALFORMED (more
+ * passes than planes allow, or a segment mixing raw and arithmetic passes:
+ * decoding stops there) with what could be decoded.
+ */
+gj2k_status tier1_decode_block(const tier1_decode_request *request, tier1_workspace *workspace,
+                               int32_t *coefficients, size_t stride, uint8_t *lowest_known_plane,
+                               tier1_decode_result *result);
+
+/* ---------------------------------------- shared by the two directions */
+
+/* Per-sample flags. Bits 0-7: which of the 8 neighbours are significant;
+ * bits 8-11: which of the 4 direct neighbours are negative (and significant).
+ * In vertically causal mode a stripe's last row never sees the next stripe. */
+#define TIER1_FLAG_NW 0x001u
+#define TIER1_FLAG_N 0x002u
+#define TIER1_FLAG_NE 0x004u
+#define TIER1_FLAG_W 0x008u
+#define TIER1_FLAG_E 0x010u
+#define TIER1_FLAG_SW 0x020u
+#define TIER1_FLAG_S 0x040u
+#define TIER1_FLAG_SE 0x080u
+#define TIER1_FLAG_NEIGHBOURS 0x0FFu
+#define TIER1_FLAG_NEGATIVE_N 0x100u
+#define TIER1_FLAG_NEGATIVE_W 0x200u
+#define TIER1_FLAG_NEGATIVE_E 0x400u
+#define TIER1_FLAG_NEGATIVE_S 0x800u
+#define TIER1_FLAG_SIGNIFICANT 0x1000u
+#define TIER1_FLAG_NEGATIVE 0x2000u /* this sample, once significant */
+#define TIER1_FLAG_VISITED 0x4000u  /* coded in this plane's significance pass */
+#define TIER1_FLAG_REFINED 0x8000u  /* refined at least once (Table D.4) */
+
+/* Zero coding context (Table D.1) by band and flags & 0xFF. */
+extern const uint8_t tier1_zero_context[4][256];
+/* Sign coding (Tables D.2, D.3) by tier1_sign_index: context label | XOR bit << 4. */
+extern const uint8_t tier1_sign_table[256];
+
+/* Significance of N, W, E, S in bits 0-3 and their negativity in bits 4-7. */
+static inline unsigned tier1_sign_index(uint32_t flags)
+{
+    return ((flags >> 1) & 1u) | ((flags >> 2) & 6u) | ((flags >> 3) & 8u) | ((flags >> 4) & 0xF0u);
+}
+
+/* Magnitude refinement context (Table D.4). */
+static inline unsigned tier1_refinement_context(uint32_t flags)
+{
+    if (flags & TIER1_FLAG_REFINED)
+        return 16;
+    return (flags & TIER1_FLAG_NEIGHBOURS) ? 15 : 14;
+}
+
+/* Marks the sample whose flags are at f significant and tells its
+ * neighbours (rows are fs apart in the flags array). With `skip_above`
+ * (vertically causal mode, first row of a stripe) the row above, the last
+ * of the previous stripe, is left alone: it must not see this stripe (D.7). */
+static inline void tier1_set_significant(uint32_t *f, ptrdiff_t fs, bool negative, bool skip_above)
+{
+    uint32_t n = negative ? 1u : 0u;
+    if (!skip_above) {
+        f[-fs - 1] |= TIER1_FLAG_SE;
+        f[-fs] |= TIER1_FLAG_S | n * TIER1_FLAG_NEGATIVE_S;
+        f[-fs + 1] |= TIER1_FLAG_SW;
+    }
+    f[-1] |= TIER1_FLAG_E | n * TIER1_FLAG_NEGATIVE_E;
+    f[0] |= TIER1_FLAG_SIGNIFICANT | n * TIER1_FLAG_NEGATIVE;
+    f[1] |= TIER1_FLAG_W | n * TIER1_FLAG_NEGATIVE_W;
+    f[fs - 1] |= TIER1_FLAG_NE;
+    f[fs] |= TIER1_FLAG_N | n * TIER1_FLAG_NEGATIVE_N;
+    f[fs + 1] |= TIER1_FLAG_NW;
+}
+
+/* Checks the geometry and style of a block (not the planes). */
+bool tier1_block_is_valid(uint32_t width, uint32_t height, dwt_band band, unsigned style);
+
+#endif
