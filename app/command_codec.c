@@ -1,7 +1,10 @@
-/* command_codec.c - `gj2k encode` and `gj2k decode`. The JPEG 2000 coder is
- * not built yet: both say so and fail, so nothing claims to work that does not. */
+/* command_codec.c - `gj2k encode` and `gj2k decode`. The encoder is not
+ * built yet: it says so and fails, so nothing claims to work that does not. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "gj2k.h"
 
 #include "commands.h"
 #include "options.h"
@@ -26,14 +29,144 @@ int command_encode(int argc, char **argv)
     return 1;
 }
 
+static const option_spec decode_options[] = {
+    {"-i", "FILE", "input: a JPEG 2000 codestream (.j2k .j2c .jpc) or JP2 file (.jp2 .jpx)"},
+    {"-o", "FILE", "output image; its extension chooses the format (.pgx: one file a component)"},
+    {"-r", "N", "discard the N highest resolution levels"},
+    {"-l", "N", "decode only the first N quality layers"},
+    {"-d", "X0,Y0,X1,Y1", "decode only this region of the reference grid"},
+    {"-t", "N", "decode only tile N"},
+    {"-c", "C0,C1,...", "keep only these components, in this order"},
+    {"-p", "BITS", "write every component at this precision"},
+    {"--force-rgb", NULL, "render grey, sYCC and ICC images as sRGB"},
+    {"--upsample", NULL, "bring subsampled components to full size"},
+    {"-threads", "N", "threads for Tier-1 (default: every core)"},
+    {"-v", NULL, "describe what was decoded"},
+    {"--help", NULL, "this text"},
+};
+#define DECODE_OPTION_COUNT (sizeof decode_options / sizeof decode_options[0])
+
+static void print_decode_warning(void *user, const char *message)
+{
+    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
+}
+
+/* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
+static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
+{
+    size_t count = 0;
+    const char *p = text;
+    while (count < max) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return 0;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (v > 0xffffffffull)
+            return 0;
+        values[count++] = (uint32_t)v;
+        if (*end == '\0')
+            return count;
+        if (*end != ',')
+            return 0;
+        p = end + 1;
+    }
+    return 0;
+}
+
 int command_decode(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
-        printf("usage: gj2k decode -i INPUT.{j2k,j2c,jp2} -o OUTPUT [opj_decompress options]\n\n"
-               "Decompresses a JPEG 2000 file. Not implemented yet: the decoder is being\n"
-               "built; this command fails until it exists.\n");
+    parsed_options options;
+    if (!options_parse("decode", argc, argv, decode_options, DECODE_OPTION_COUNT, 0, &options))
+        return EXIT_USAGE;
+    if (options_has(&options, "--help")) {
+        options_print_help("gj2k decode -i INPUT.{j2k,j2c,jp2} -o OUTPUT [options]",
+                           "Decodes a JPEG 2000 codestream or JP2 file to an image file. The "
+                           "options follow opj_decompress.", decode_options, DECODE_OPTION_COUNT);
+        options_free(&options);
         return 0;
     }
-    report_error("decode: not implemented yet (the JPEG 2000 decoder is still being built)");
-    return 1;
+    const char *input = options_get(&options, "-i"), *output = options_get(&options, "-o");
+    const char *reduce = options_get(&options, "-r"), *layers = options_get(&options, "-l");
+    const char *region = options_get(&options, "-d"), *tile = options_get(&options, "-t");
+    const char *components = options_get(&options, "-c"), *precision = options_get(&options, "-p");
+    const char *threads = options_get(&options, "-threads");
+    gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
+                                  .upsample = options_has(&options, "--upsample"),
+                                  .warning = print_decode_warning, .warning_user = (void *)input};
+    bool verbose = options_has(&options, "-v");
+    options_free(&options);
+    if (input == NULL || output == NULL) {
+        report_error("decode: needs -i INPUT and -o OUTPUT (see gj2k decode --help)");
+        return EXIT_USAGE;
+    }
+    unsigned long value;
+    uint32_t numbers[GJ2K_MAX_COMPONENTS];
+    if (reduce && !options_parse_uint(reduce, 0, 32, &value)) {
+        report_error("decode: -r %s: expected 0..32 resolution levels", reduce);
+        return EXIT_USAGE;
+    }
+    decode.reduce = reduce ? (unsigned)value : 0;
+    if (layers && !options_parse_uint(layers, 1, 65535, &value)) {
+        report_error("decode: -l %s: expected 1..65535 layers", layers);
+        return EXIT_USAGE;
+    }
+    decode.max_layers = layers ? (unsigned)value : 0;
+    if (tile) {
+        if (!options_parse_uint(tile, 0, 65534, &value)) {
+            report_error("decode: -t %s: expected a tile index 0..65534", tile);
+            return EXIT_USAGE;
+        }
+        decode.use_tile = true;
+        decode.tile = (uint32_t)value;
+    }
+    if (precision && !options_parse_uint(precision, 1, GJ2K_MAX_PRECISION, &value)) {
+        report_error("decode: -p %s: expected 1..%d bits", precision, GJ2K_MAX_PRECISION);
+        return EXIT_USAGE;
+    }
+    decode.precision = precision ? (unsigned)value : 0;
+    if (threads && !options_parse_uint(threads, 1, 1024, &value)) {
+        report_error("decode: -threads %s: expected 1..1024", threads);
+        return EXIT_USAGE;
+    }
+    decode.threads = threads ? (unsigned)value : 0;
+    if (region) {
+        if (parse_number_list(region, numbers, 4) != 4 || numbers[2] <= numbers[0] ||
+            numbers[3] <= numbers[1]) {
+            report_error("decode: -d %s: expected X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1", region);
+            return EXIT_USAGE;
+        }
+        decode.use_region = true;
+        decode.region_x0 = numbers[0];
+        decode.region_y0 = numbers[1];
+        decode.region_x1 = numbers[2];
+        decode.region_y1 = numbers[3];
+    }
+    if (components) {
+        size_t count = parse_number_list(components, numbers, GJ2K_MAX_COMPONENTS);
+        if (count == 0) {
+            report_error("decode: -c %s: expected component indices separated by commas",
+                         components);
+            return EXIT_USAGE;
+        }
+        decode.components = numbers;
+        decode.num_components = (uint32_t)count;
+    }
+    gj2k_error error = {0};
+    gj2k_image *image = NULL;
+    if (gj2k_decode_file(input, &decode, &image, &error) != GJ2K_OK) {
+        report_error("%s: %s", input, error.message);
+        return 1;
+    }
+    gj2k_write_options write_options = {.warning = print_decode_warning,
+                                        .warning_user = (void *)output};
+    gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
+    if (status == GJ2K_OK && verbose)
+        printf("%s: %ux%u, %u components, written to %s\n", input, image->x1 - image->x0,
+               image->y1 - image->y0, image->num_components, output);
+    gj2k_image_destroy(image);
+    if (status != GJ2K_OK) {
+        report_error("%s", error.message);
+        return 1;
+    }
+    return 0;
 }

@@ -44,8 +44,9 @@ gj2k_status color_render_apply_jp2(gj2k_image *image, const jp2_file *jp2,
  * Makes every component cover the whole image area at dx = dy = 1 by sample
  * replication. Canvas column X (x0 <= X < x1) takes the component's column
  * floor(X / dx), the sample whose area [x*dx, (x+1)*dx) holds X (Annex B.2);
- * where that column lies outside the component (X < dx * ceil(x0 / dx)) the
- * nearest column is used. Rows alike. A component with no samples at all is
+ * where that column lies before the component (X < dx * ceil(x0 / dx)) no
+ * sample covers X and it is left 0, as OpenJPEG's upsampling leaves it (the
+ * T.803 references follow it). Rows alike. A component with no samples at all is
  * filled with its middle value (0 signed, 2^(p-1) unsigned).
  */
 gj2k_status color_render_upsample(gj2k_image *image, gj2k_error *error);

@@ -10,13 +10,18 @@
 
 /* ------------------------------------------------------------- upsample */
 
+/* Marks a canvas position that no sample covers. */
+#define UPSAMPLE_NO_SAMPLE UINT32_MAX
+
 /* Column (or row) of the component's samples that covers canvas position
- * `canvas`: floor(canvas / d) on the component grid, held to its extent. */
+ * `canvas`: floor(canvas / d) on the component grid (Annex B.2), held to its
+ * extent; UPSAMPLE_NO_SAMPLE before the first sample, where the canvas starts
+ * inside a subsampling cell whose sample lies outside the image. */
 static uint32_t covering_index(uint32_t canvas, uint32_t d, uint32_t origin, uint32_t extent)
 {
     uint32_t grid = canvas / d;
     if (grid < origin)
-        return 0;
+        return UPSAMPLE_NO_SAMPLE;
     return grid - origin < extent ? grid - origin : extent - 1;
 }
 
@@ -51,14 +56,19 @@ static gj2k_status upsample_component(const gj2k_image *image, gj2k_component *c
         }
         for (uint32_t x = 0; x < width; x++)
             columns[x] = covering_index(image->x0 + x, comp->dx, comp->x0, comp->width);
+        /* Positions no sample covers stay 0 (zeroed by color_render_allocate),
+         * as OpenJPEG's upsampling leaves them. */
         for (uint32_t y = 0; y < height; y++) {
             uint32_t row = covering_index(image->y0 + y, comp->dy, comp->y0, comp->height);
+            if (row == UPSAMPLE_NO_SAMPLE)
+                continue;
             size_t source = (size_t)row * comp->width, target = (size_t)y * width;
-            if (full.samples != NULL) {
-                for (uint32_t x = 0; x < width; x++)
+            for (uint32_t x = 0; x < width; x++) {
+                if (columns[x] == UPSAMPLE_NO_SAMPLE)
+                    continue;
+                if (full.samples != NULL)
                     full.samples[target + x] = comp->samples[source + columns[x]];
-            } else {
-                for (uint32_t x = 0; x < width; x++)
+                else
                     full.wide_samples[target + x] = comp->wide_samples[source + columns[x]];
             }
         }

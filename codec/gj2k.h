@@ -215,6 +215,41 @@ GJ2K_API gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_
 GJ2K_API gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
                                            const gj2k_write_options *options, gj2k_error *error);
 
+/* ------------------------------------------------------------ decoding */
+
+/* What to decode and how to render it; zero-initialised means: the whole
+ * image at full resolution, every layer and component, all cores, the
+ * components as the codestream holds them. Mirrors opj_decompress. */
+typedef struct gj2k_decode_options {
+    unsigned reduce;           /* -r: highest resolution levels to discard */
+    unsigned max_layers;       /* -l: quality layers to decode; 0 = all */
+    bool use_region;           /* -d: decode only [x0,x1) x [y0,y1) of the reference grid */
+    uint32_t region_x0, region_y0, region_x1, region_y1;
+    bool use_tile;             /* -t: decode only tile `tile` */
+    uint32_t tile;
+    const uint32_t *components; /* -c: indices of the components to keep; NULL = all */
+    uint32_t num_components;
+    unsigned threads;          /* -threads: 0 = every core */
+    /* Rendering after decoding (JP2 palette, channel definitions and colour
+     * space are always applied): */
+    bool upsample;             /* --upsample: subsampled components to full size */
+    bool force_rgb;            /* --force-rgb: grey, sYCC and ICC images to sRGB */
+    unsigned precision;        /* -p: every component to this many bits; 0 = keep */
+    uint64_t max_samples;      /* refuse images of more samples; 0 = no fixed limit */
+    gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
+    void *warning_user;
+} gj2k_decode_options;
+
+/* Decodes a JPEG 2000 codestream (.j2k/.j2c) or JP2 file held in memory. A
+ * truncated codestream decodes to what it holds, with a warning. */
+GJ2K_API gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size,
+                                        const gj2k_decode_options *options, gj2k_image **out,
+                                        gj2k_error *error);
+
+/* Reads and decodes a JPEG 2000 file. */
+GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options,
+                                      gj2k_image **out, gj2k_error *error);
+
 /* ------------------------------------------------------ build and device */
 
 /* "0.1.0" */

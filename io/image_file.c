@@ -140,8 +140,7 @@ gj2k_status gj2k_image_read_memory(const uint8_t *data, size_t size, gj2k_file_f
     }
 }
 
-/* Reads a whole file into memory. */
-static gj2k_status read_whole_file(const char *path, uint8_t **data, size_t *size,
+gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size,
                                    gj2k_error *error)
 {
     *data = NULL;
@@ -177,7 +176,7 @@ gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *opti
     *out = NULL;
     uint8_t *data;
     size_t size;
-    gj2k_status status = read_whole_file(path, &data, &size, error);
+    gj2k_status status = file_read_all(path, &data, &size, error);
     if (status != GJ2K_OK)
         return status;
     gj2k_file_format format = gj2k_format_from_path(path);

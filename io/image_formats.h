@@ -51,6 +51,9 @@ gj2k_status tiff_read(const uint8_t *data, size_t size, const gj2k_read_options 
 gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *options,
                        byte_buffer *out, gj2k_error *error);
 
+/* Reads a whole file into a new malloc'ed buffer. */
+gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size, gj2k_error *error);
+
 /* Largest ratio of decoded bytes to file bytes that a compressed format can
  * reach (deflate's limit is about 1032:1; 1-bit samples pack 8 per byte). */
 #define IMAGE_MAX_SAMPLES_PER_FILE_BYTE (1100u * 8u)

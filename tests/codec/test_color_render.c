@@ -203,11 +203,13 @@ static void upsample_values(void)
     CHECK(sub->dx == 1 && sub->dy == 1 && sub->x0 == 3 && sub->y0 == 1);
     REQUIRE(sub->width == 7 && sub->height == 5);
     /* Canvas x 3..9: x=3 lies in sample 1's area, which the component lacks:
-     * the nearest (2) is used; 4,5 -> 2; 6,7 -> 3; 8,9 -> 4. */
-    const int32_t row[7] = {50, 50, 50, 51, 51, 52, 52};
+     * no sample covers it and it stays 0 (as OpenJPEG leaves it); 4,5 -> 2;
+     * 6,7 -> 3; 8,9 -> 4. Canvas rows 1, 2 lie in row 0's area: 0 too; rows
+     * 3..5 -> row 1. */
+    const int32_t row[7] = {0, 50, 50, 51, 51, 52, 52};
     for (int y = 0; y < 5; y++)
         for (int x = 0; x < 7; x++)
-            CHECK_EQ(sub->samples[y * 7 + x], row[x]);
+            CHECK_EQ(sub->samples[y * 7 + x], y < 2 ? 0 : row[x]);
     gj2k_image_destroy(image);
 
     /* 4:2:0 on [0, 5) x [0, 3): a 3 x 2 chroma plane. */

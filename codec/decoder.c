@@ -1,0 +1,254 @@
+/* decoder.c - the public decoding API: a JP2 file or a raw codestream in,
+ * an image out. Parses the codestream (Annex A), decodes the tiles that meet
+ * the requested area (tile_decoder.c), then renders it as asked: JP2 palette,
+ * channel definitions and colour space (Annex I), components kept,
+ * upsampling, conversion to sRGB, output precision. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codestream.h"
+#include "color_render.h"
+#include "error.h"
+#include "gj2k.h"
+#include "image_formats.h"
+#include "jp2_file.h"
+#include "tile_decoder.h"
+
+/* Samples a codestream may decode to per byte of its size, besides a fixed
+ * allowance: a bound against absurd SIZ values (an almost empty codestream
+ * claiming a gigantic image) before anything is allocated. */
+#define DECODER_SAMPLES_PER_BYTE 65536u
+#define DECODER_SAMPLE_ALLOWANCE (1u << 26)
+
+static uint32_t ceil_shift(uint32_t v, unsigned shift)
+{
+    return (uint32_t)(((uint64_t)v + ((uint64_t)1 << shift) - 1) >> shift);
+}
+
+static dwt_rect intersect(dwt_rect a, dwt_rect b)
+{
+    dwt_rect r = {a.x0 > b.x0 ? a.x0 : b.x0, a.y0 > b.y0 ? a.y0 : b.y0,
+                  a.x1 < b.x1 ? a.x1 : b.x1, a.y1 < b.y1 ? a.y1 : b.y1};
+    if (r.x1 < r.x0)
+        r.x1 = r.x0;
+    if (r.y1 < r.y0)
+        r.y1 = r.y0;
+    return r;
+}
+
+/* The area to decode on the reference grid: the image, within the region
+ * and the tile asked for. */
+static gj2k_status decoded_area(const j2k_siz *siz, const gj2k_decode_options *options,
+                                dwt_rect *area, gj2k_error *error)
+{
+    *area = (dwt_rect){siz->image_x0, siz->image_y0, siz->image_x1, siz->image_y1};
+    if (options->use_tile) {
+        if (options->tile >= siz->num_tiles)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "tile %u does not exist (the image has %u tiles)", options->tile,
+                             siz->num_tiles);
+        *area = intersect(*area, j2k_tile_rect(siz, options->tile));
+    }
+    if (options->use_region) {
+        dwt_rect region = {options->region_x0, options->region_y0, options->region_x1,
+                           options->region_y1};
+        *area = intersect(*area, region);
+        if (area->x1 == area->x0 || area->y1 == area->y0)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "region %u,%u,%u,%u lies outside the image %u,%u,%u,%u",
+                             region.x0, region.y0, region.x1, region.y1, siz->image_x0,
+                             siz->image_y0, siz->image_x1, siz->image_y1);
+    }
+    return GJ2K_OK;
+}
+
+/* The output image: the codestream's components over `area` reduced by 2^reduce. */
+static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_decode_options *options,
+                                 size_t codestream_size, gj2k_image **out, gj2k_error *error)
+{
+    gj2k_component_info *info = calloc(siz->num_components, sizeof *info);
+    if (info == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t c = 0; c < siz->num_components; c++)
+        info[c] = (gj2k_component_info){.dx = siz->components[c].dx, .dy = siz->components[c].dy,
+                                        .precision = siz->components[c].precision,
+                                        .is_signed = siz->components[c].is_signed};
+    unsigned r = options->reduce > 31 ? 31 : options->reduce;
+    uint32_t x0 = ceil_shift(area.x0, r), y0 = ceil_shift(area.y0, r);
+    uint32_t x1 = ceil_shift(area.x1, r), y1 = ceil_shift(area.y1, r);
+    uint64_t samples = image_sample_count(x0, y0, x1, y1, siz->num_components, info);
+    uint64_t budget = options->max_samples ? options->max_samples
+                      : (uint64_t)codestream_size * DECODER_SAMPLES_PER_BYTE + DECODER_SAMPLE_ALLOWANCE;
+    gj2k_status status = GJ2K_OK;
+    if (samples == UINT64_MAX)
+        status = gj2k_fail(error, GJ2K_ERROR_MALFORMED, "the image area is empty at this reduction");
+    else if (samples > budget)
+        status = gj2k_fail(error, GJ2K_ERROR_LIMIT,
+                           "the image would hold %llu samples, more than the limit of %llu for a "
+                           "%zu-byte codestream", (unsigned long long)samples,
+                           (unsigned long long)budget, codestream_size);
+    else
+        status = gj2k_image_create(out, x0, y0, x1, y1, siz->num_components, info, error);
+    free(info);
+    return status;
+}
+
+/* Keeps the listed components, in the order listed (opj_decompress -c). */
+static gj2k_status select_components(gj2k_image *image, const uint32_t *indices, uint32_t count,
+                                     gj2k_error *error)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (indices[i] >= image->num_components)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "component %u does not exist (the image has %u)", indices[i],
+                             image->num_components);
+    gj2k_component *kept = calloc(count, sizeof *kept);
+    bool *taken = calloc(image->num_components, sizeof *taken);
+    if (kept == NULL || taken == NULL) {
+        free(kept);
+        free(taken);
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        kept[i] = image->components[indices[i]];
+        if (taken[indices[i]]) { /* listed twice: the second gets its own copy */
+            size_t n = (size_t)kept[i].width * kept[i].height;
+            kept[i].samples = malloc((n ? n : 1) * sizeof(int32_t));
+            if (kept[i].samples == NULL) {
+                for (uint32_t j = 0; j < i; j++)
+                    if (kept[j].samples != image->components[indices[j]].samples)
+                        free(kept[j].samples);
+                free(kept);
+                free(taken);
+                return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+            }
+            memcpy(kept[i].samples, image->components[indices[i]].samples, n * sizeof(int32_t));
+        }
+        taken[indices[i]] = true;
+    }
+    for (uint32_t c = 0; c < image->num_components; c++)
+        if (!taken[c]) {
+            free(image->components[c].samples);
+            free(image->components[c].wide_samples);
+        }
+    free(image->components);
+    free(taken);
+    image->components = kept;
+    image->num_components = count;
+    if (count < 3 && image->color_space != GJ2K_COLOR_GRAY)
+        image->color_space = GJ2K_COLOR_UNKNOWN;
+    return GJ2K_OK;
+}
+
+/* Decodes every tile that meets `area`. */
+static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, dwt_rect area,
+                                const gj2k_decode_options *options, gj2k_image *image,
+                                gj2k_error *error)
+{
+    const j2k_siz *siz = &cs->siz;
+    tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
+                                     .threads = options->threads, .warning = options->warning,
+                                     .warning_user = options->warning_user};
+    for (uint32_t t = 0; t < siz->num_tiles; t++) {
+        if (options->use_tile && t != options->tile)
+            continue;
+        dwt_rect meet = intersect(j2k_tile_rect(siz, t), area);
+        if (meet.x1 == meet.x0 || meet.y1 == meet.y0)
+            continue;
+        bool has_samples = false; /* subsampling may leave a thin tile with none */
+        for (uint32_t c = 0; c < siz->num_components && !has_samples; c++) {
+            dwt_rect r = j2k_tile_component_rect(siz, t, c);
+            has_samples = r.x1 > r.x0 && r.y1 > r.y0;
+        }
+        if (!has_samples)
+            continue;
+        if (j2k_codestream_tile(cs, t) == NULL)
+            gj2k_warn(options->warning, options->warning_user,
+                      "tile %u has no tile-parts: decoded as mid-grey", t);
+        gj2k_status status = tile_decode(cs, data, t, &settings, image, error);
+        if (status != GJ2K_OK)
+            return status;
+    }
+    return GJ2K_OK;
+}
+
+static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_decode_options *options,
+                          gj2k_error *error)
+{
+    gj2k_status status = GJ2K_OK;
+    if (jp2 != NULL)
+        status = color_render_apply_jp2(image, jp2, options->warning, options->warning_user, error);
+    if (status == GJ2K_OK && options->components != NULL)
+        status = select_components(image, options->components, options->num_components, error);
+    if (status == GJ2K_OK && options->upsample)
+        status = color_render_upsample(image, error);
+    if (status == GJ2K_OK && options->force_rgb)
+        status = color_render_to_rgb(image, options->warning, options->warning_user, error);
+    if (status == GJ2K_OK && options->precision != 0)
+        status = color_render_set_precision(image, options->precision, COLOR_RENDER_KEEP_SIGN,
+                                            error);
+    return status;
+}
+
+gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_decode_options *options,
+                               gj2k_image **out, gj2k_error *error)
+{
+    *out = NULL;
+    gj2k_decode_options defaults = {0};
+    if (options == NULL)
+        options = &defaults;
+    if (options->precision > GJ2K_MAX_PRECISION)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "output precision %u (1..%d allowed)",
+                         options->precision, GJ2K_MAX_PRECISION);
+    gj2k_file_format format = gj2k_format_from_signature(data, size);
+    jp2_file jp2;
+    memset(&jp2, 0, sizeof jp2);
+    const uint8_t *codestream = data;
+    size_t codestream_size = size;
+    gj2k_status status = GJ2K_OK;
+    if (format == GJ2K_FORMAT_JP2) {
+        status = jp2_file_read(data, size, &jp2, options->warning, options->warning_user, error);
+        if (status != GJ2K_OK)
+            return status;
+        codestream = data + jp2.codestream_offset;
+        codestream_size = (size_t)jp2.codestream_length;
+    } else if (format != GJ2K_FORMAT_J2K) {
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "not a JPEG 2000 file: neither a JP2 signature nor a codestream's SOC");
+    }
+    j2k_codestream *cs = NULL;
+    gj2k_image *image = NULL;
+    dwt_rect area;
+    status = j2k_codestream_parse(codestream, codestream_size, options->warning,
+                                  options->warning_user, &cs, error);
+    if (status == GJ2K_OK)
+        status = decoded_area(&cs->siz, options, &area, error);
+    if (status == GJ2K_OK)
+        status = create_output(&cs->siz, area, options, codestream_size, &image, error);
+    if (status == GJ2K_OK)
+        status = decode_tiles(cs, codestream, area, options, image, error);
+    if (status == GJ2K_OK)
+        status = render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, error);
+    j2k_codestream_destroy(cs);
+    jp2_file_free(&jp2);
+    if (status != GJ2K_OK) {
+        gj2k_image_destroy(image);
+        return status;
+    }
+    *out = image;
+    return GJ2K_OK;
+}
+
+gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options, gj2k_image **out,
+                             gj2k_error *error)
+{
+    *out = NULL;
+    uint8_t *data;
+    size_t size;
+    gj2k_status status = file_read_all(path, &data, &size, error);
+    if (status != GJ2K_OK)
+        return status;
+    status = gj2k_decode_memory(data, size, options, out, error);
+    free(data);
+    return status;
+}

@@ -1,0 +1,353 @@
+/* tile_decoder.c - see tile_decoder.h. */
+#include "tile_decoder.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "component_transform.h"
+#include "dwt.h"
+#include "error.h"
+#include "level_shift.h"
+#include "parallel_for.h"
+#include "quantization.h"
+#include "tier1.h"
+#include "tier2_decode.h"
+#include "tile_structure.h"
+
+/* One tile-component on its way from code-blocks to samples. */
+typedef struct tile_plane {
+    j2k_tile_component_params params;
+    tile_component structure;
+    bool has_structure;
+    dwt_rect rect;         /* the tile-component at the reduced resolution */
+    unsigned levels;       /* decomposition levels to invert: NL - reduce */
+    bool reversible;
+    uint32_t precision;
+    bool is_signed;
+    int32_t *integers;     /* 5/3 coefficients, then the samples of either path */
+    float *floats;         /* 9/7 coefficients */
+    uint8_t magnitude_bits[J2K_MAX_SUBBANDS]; /* Mb (E.1), plus the ROI shift (H.1) */
+} tile_plane;
+
+/* What the code-block workers share. */
+typedef struct block_work {
+    const tier2_block *blocks;
+    tile_plane *planes;
+    unsigned reduce;
+    tier1_workspace **workspaces;  /* one per worker */
+    int32_t **coefficients;        /* TIER1_MAX_SAMPLES per worker */
+    uint8_t **lowest_planes;       /* TIER1_MAX_SAMPLES per worker */
+    atomic_uint damaged_blocks;
+} block_work;
+
+static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
+
+/* Writes one decoded code-block's reconstructed values into its plane
+ * (E.1.1.2 with r = 1/2 below the lowest decoded bit-plane; H.2 for ROI). */
+static void dequantize_block(const tier2_block *b, const tile_plane *plane, unsigned reduce,
+                             const int32_t *coefficients, const uint8_t *lowest_planes)
+{
+    uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
+    dwt_rect band = dwt_band_rect(plane->structure.rect, b->level, b->band);
+    uint32_t px, py, pw, ph;
+    dwt_band_placement(plane->rect, b->level - reduce, b->band, &px, &py, &pw, &ph);
+    size_t stride = plane->rect.x1 - plane->rect.x0;
+    size_t origin = (size_t)(py + b->rect.y0 - band.y0) * stride + (px + b->rect.x0 - band.x0);
+    unsigned roi = plane->params.roi_shift;
+    float delta = 1.0f;
+    if (!plane->reversible)
+        delta = (float)quant_step_size(plane->params.steps[b->subband_index],
+                                       quant_dynamic_range(plane->precision, b->band));
+    for (uint32_t y = 0; y < height; y++) {
+        for (uint32_t x = 0; x < width; x++) {
+            size_t i = (size_t)y * width + x;
+            int32_t q = coefficients[i];
+            uint32_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
+            unsigned lowest = lowest_planes[i];
+            if (roi != 0 && roi < 32 && magnitude >= (1u << roi)) {
+                magnitude >>= roi; /* a region-of-interest coefficient (H.2) */
+                lowest = lowest > roi ? lowest - roi : 0;
+            }
+            size_t at = origin + (size_t)y * stride + x;
+            if (plane->reversible) {
+                if (magnitude != 0 && lowest > 0 && lowest < 32)
+                    magnitude += 1u << (lowest - 1);
+                int32_t v = (int32_t)(magnitude & 0x7fffffffu);
+                plane->integers[at] = q < 0 ? -v : v;
+            } else {
+                float v = 0.0f;
+                if (magnitude != 0)
+                    v = ((float)magnitude + ldexpf(0.5f, (int)(lowest < 32 ? lowest : 31))) * delta;
+                plane->floats[at] = q < 0 ? -v : v;
+            }
+        }
+    }
+}
+
+static gj2k_status decode_block(void *context, size_t index, unsigned worker)
+{
+    block_work *work = context;
+    const tier2_block *b = &work->blocks[index];
+    uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
+    if (width == 0 || height == 0 || b->num_planes == 0 || b->num_segments == 0)
+        return GJ2K_OK; /* nothing coded: the plane's zeros stand */
+    tier1_decode_request request = {.data = b->data, .size = b->size, .segments = b->segments,
+                                    .num_segments = b->num_segments, .num_planes = b->num_planes,
+                                    .width = width, .height = height, .band = b->band,
+                                    .style = b->style};
+    tier1_decode_result result = {0};
+    gj2k_status status = tier1_decode_block(&request, work->workspaces[worker],
+                                            work->coefficients[worker], width,
+                                            work->lowest_planes[worker], &result);
+    if (status == GJ2K_ERROR_INVALID_ARGUMENT || status == GJ2K_ERROR_UNSUPPORTED) {
+        atomic_fetch_add(&work->damaged_blocks, 1);
+        return GJ2K_OK;
+    }
+    if (status != GJ2K_OK || result.segmentation_errors != 0)
+        atomic_fetch_add(&work->damaged_blocks, 1);
+    dequantize_block(b, &work->planes[b->component], work->reduce, work->coefficients[worker],
+                     work->lowest_planes[worker]);
+    return GJ2K_OK;
+}
+
+static gj2k_status inverse_transform_plane(void *context, size_t index, unsigned worker)
+{
+    (void)worker;
+    tile_plane *plane = &((tile_plane *)context)[index];
+    size_t stride = plane->rect.x1 - plane->rect.x0;
+    if (rect_area(plane->rect) == 0)
+        return GJ2K_OK;
+    return plane->reversible ? dwt_inverse_53(plane->integers, stride, plane->rect, plane->levels)
+                             : dwt_inverse_97(plane->floats, stride, plane->rect, plane->levels);
+}
+
+/* Annex G.2/G.3: components 0..2 back from YUV/YCbCr when the tile uses a
+ * component transform and they agree in size and wavelet. */
+static void inverse_component_transform(tile_plane *planes, uint32_t count,
+                                        const tile_decode_settings *settings, uint32_t tile)
+{
+    if (count < 3 || planes[0].params.mct == 0)
+        return;
+    size_t n = rect_area(planes[0].rect);
+    for (int c = 1; c < 3; c++) {
+        if (rect_area(planes[c].rect) != n || planes[c].rect.x0 != planes[0].rect.x0 ||
+            planes[c].rect.y0 != planes[0].rect.y0 || planes[c].reversible != planes[0].reversible) {
+            gj2k_warn(settings->warning, settings->warning_user,
+                      "tile %u: component transform skipped: components 0-2 differ in size or "
+                      "wavelet", tile);
+            return;
+        }
+    }
+    if (planes[0].reversible)
+        rct_inverse(planes[0].integers, planes[1].integers, planes[2].integers, n);
+    else
+        ict_inverse(planes[0].floats, planes[1].floats, planes[2].floats, n);
+}
+
+/* Copies the part of the plane inside the image's component. */
+static void place_plane(const tile_plane *plane, gj2k_component *component)
+{
+    dwt_rect r = plane->rect;
+    uint32_t x0 = r.x0 > component->x0 ? r.x0 : component->x0;
+    uint32_t y0 = r.y0 > component->y0 ? r.y0 : component->y0;
+    uint64_t cx1 = (uint64_t)component->x0 + component->width;
+    uint64_t cy1 = (uint64_t)component->y0 + component->height;
+    uint32_t x1 = r.x1 < cx1 ? r.x1 : (uint32_t)cx1;
+    uint32_t y1 = r.y1 < cy1 ? r.y1 : (uint32_t)cy1;
+    if (x1 <= x0 || y1 <= y0 || component->samples == NULL)
+        return;
+    size_t stride = r.x1 - r.x0;
+    for (uint32_t y = y0; y < y1; y++)
+        memcpy(component->samples + (size_t)(y - component->y0) * component->width +
+                   (x0 - component->x0),
+               plane->integers + (size_t)(y - r.y0) * stride + (x0 - r.x0),
+               (size_t)(x1 - x0) * sizeof(int32_t));
+}
+
+/* Resolves the parameters and builds the structure of every tile-component. */
+static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile,
+                                  uint32_t tile_index, unsigned reduce, tile_plane *planes,
+                                  gj2k_error *error)
+{
+    const j2k_siz *siz = &cs->siz;
+    dwt_rect tile_rect = j2k_tile_rect(siz, tile_index);
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        tile_plane *plane = &planes[c];
+        gj2k_status status = j2k_resolve_tile_component(&cs->main_header, tile ? &tile->header : NULL,
+                                                        c, &plane->params, error);
+        if (status != GJ2K_OK)
+            return status;
+        const j2k_component_coding *coding = &plane->params.coding;
+        if (reduce > coding->levels)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "cannot discard %u resolution levels: tile %u component %u has %u",
+                             reduce, tile_index, c, coding->levels);
+        plane->precision = siz->components[c].precision;
+        plane->is_signed = siz->components[c].is_signed;
+        if (plane->precision > GJ2K_MAX_NARROW_PRECISION)
+            return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                             "component %u: %u-bit samples are not supported (at most %d)", c,
+                             plane->precision, GJ2K_MAX_NARROW_PRECISION);
+        status = tile_component_init(&plane->structure, tile_rect, siz->components[c].dx,
+                                     siz->components[c].dy, coding, reduce, error);
+        if (status != GJ2K_OK)
+            return status;
+        plane->has_structure = true;
+        plane->levels = coding->levels - reduce;
+        plane->rect = plane->structure.resolutions[plane->levels].rect;
+        plane->reversible = coding->transform == J2K_TRANSFORM_53;
+        unsigned subbands = 3u * coding->levels + 1u;
+        for (unsigned s = 0; s < subbands; s++) {
+            unsigned bits = quant_magnitude_bits(plane->params.quantization.guard_bits,
+                                                 plane->params.steps[s]) + plane->params.roi_shift;
+            plane->magnitude_bits[s] = (uint8_t)(bits > 255 ? 255 : bits);
+        }
+        size_t area = rect_area(plane->rect);
+        plane->integers = calloc(area ? area : 1, sizeof *plane->integers);
+        if (!plane->reversible)
+            plane->floats = calloc(area ? area : 1, sizeof *plane->floats);
+        if (plane->integers == NULL || (!plane->reversible && plane->floats == NULL))
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
+                             "out of memory for tile %u component %u", tile_index, c);
+    }
+    return GJ2K_OK;
+}
+
+/* Tier-1 on every code-block, on all threads. */
+static gj2k_status decode_blocks(const tier2_block *blocks, size_t count, tile_plane *planes,
+                                 const tile_decode_settings *settings, uint32_t tile_index,
+                                 gj2k_error *error)
+{
+    unsigned threads = parallel_thread_count(settings->threads);
+    if ((size_t)threads > count)
+        threads = count ? (unsigned)count : 1;
+    block_work work = {.blocks = blocks, .planes = planes, .reduce = settings->reduce};
+    atomic_init(&work.damaged_blocks, 0);
+    work.workspaces = calloc(threads, sizeof *work.workspaces);
+    work.coefficients = calloc(threads, sizeof *work.coefficients);
+    work.lowest_planes = calloc(threads, sizeof *work.lowest_planes);
+    gj2k_status status = GJ2K_OK;
+    if (!work.workspaces || !work.coefficients || !work.lowest_planes)
+        status = GJ2K_ERROR_OUT_OF_MEMORY;
+    for (unsigned t = 0; t < threads && status == GJ2K_OK; t++) {
+        work.workspaces[t] = tier1_workspace_create();
+        work.coefficients[t] = malloc(TIER1_MAX_SAMPLES * sizeof(int32_t));
+        work.lowest_planes[t] = malloc(TIER1_MAX_SAMPLES);
+        if (!work.workspaces[t] || !work.coefficients[t] || !work.lowest_planes[t])
+            status = GJ2K_ERROR_OUT_OF_MEMORY;
+    }
+    if (status == GJ2K_OK)
+        status = parallel_for(count, threads, decode_block, &work);
+    for (unsigned t = 0; t < threads; t++) {
+        if (work.workspaces)
+            tier1_workspace_destroy(work.workspaces[t]);
+        if (work.coefficients)
+            free(work.coefficients[t]);
+        if (work.lowest_planes)
+            free(work.lowest_planes[t]);
+    }
+    free(work.workspaces);
+    free(work.coefficients);
+    free(work.lowest_planes);
+    if (status != GJ2K_OK)
+        return gj2k_fail(error, status, "tile %u: code-block decoding failed (%s)", tile_index,
+                         gj2k_status_name(status));
+    unsigned damaged = atomic_load(&work.damaged_blocks);
+    if (damaged != 0)
+        gj2k_warn(settings->warning, settings->warning_user,
+                  "tile %u: %u code-block%s damaged or truncated, decoded as far as possible",
+                  tile_index, damaged, damaged == 1 ? "" : "s");
+    return GJ2K_OK;
+}
+
+/* Tier-2 over the tile's packets, then the list of code-blocks to decode. */
+static gj2k_status read_packets(const j2k_codestream *cs, const uint8_t *data, const j2k_tile *tile,
+                                uint32_t tile_index, tile_plane *planes,
+                                const tile_decode_settings *settings, tier2_block **blocks,
+                                size_t *count, gj2k_error *error)
+{
+    uint32_t n = cs->siz.num_components;
+    size_t num_parts = tile ? tile->num_parts : 0;
+    j2k_bytes *parts = calloc(num_parts ? num_parts : 1, sizeof *parts);
+    tile_component *structures = calloc(n, sizeof *structures);
+    const uint8_t **magnitude_bits = calloc(n, sizeof *magnitude_bits);
+    gj2k_status status = GJ2K_OK;
+    if (!parts || !structures || !magnitude_bits) {
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    for (size_t p = 0; p < num_parts; p++)
+        parts[p] = (j2k_bytes){data + tile->parts[p].data_start,
+                               tile->parts[p].data_end - tile->parts[p].data_start};
+    for (uint32_t c = 0; c < n; c++) {
+        structures[c] = planes[c].structure; /* moved back below */
+        magnitude_bits[c] = planes[c].magnitude_bits;
+    }
+    const j2k_tile_component_params *p0 = &planes[0].params;
+    tier2_decode_params params = {
+        .tile_parts = parts, .num_tile_parts = num_parts,
+        .packed_headers = tile && tile->has_packed_headers ? tile->packed_headers : NULL,
+        .packed_headers_size = tile && tile->has_packed_headers ? tile->packed_headers_size : 0,
+        .num_layers = p0->layers, .progression = p0->progression, .changes = p0->pocs,
+        .num_changes = p0->num_pocs, .use_sop = p0->use_sop, .use_eph = p0->use_eph,
+        .max_layers = settings->max_layers, .tile_index = tile_index,
+        .warning = settings->warning, .warning_user = settings->warning_user};
+    status = tier2_decode_tile(structures, n, &params, NULL, error);
+    if (status == GJ2K_OK)
+        status = tier2_collect_blocks(structures, n, magnitude_bits, settings->warning,
+                                      settings->warning_user, blocks, count, error);
+    for (uint32_t c = 0; c < n; c++)
+        planes[c].structure = structures[c];
+done:
+    free(parts);
+    free(structures);
+    free(magnitude_bits);
+    return status;
+}
+
+gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, uint32_t tile_index,
+                        const tile_decode_settings *settings, gj2k_image *image,
+                        gj2k_error *error)
+{
+    uint32_t n = codestream->siz.num_components;
+    const j2k_tile *tile = j2k_codestream_tile(codestream, tile_index);
+    tile_plane *planes = calloc(n, sizeof *planes);
+    if (planes == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for tile %u", tile_index);
+    tier2_block *blocks = NULL;
+    size_t count = 0;
+    gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, planes, error);
+    if (status == GJ2K_OK)
+        status = read_packets(codestream, data, tile, tile_index, planes, settings, &blocks,
+                              &count, error);
+    if (status == GJ2K_OK)
+        status = decode_blocks(blocks, count, planes, settings, tile_index, error);
+    if (status == GJ2K_OK)
+        status = parallel_for(n, settings->threads, inverse_transform_plane, planes);
+    if (status == GJ2K_OK) {
+        inverse_component_transform(planes, n, settings, tile_index);
+        for (uint32_t c = 0; c < n; c++) {
+            tile_plane *plane = &planes[c];
+            size_t area = rect_area(plane->rect);
+            if (plane->reversible)
+                level_shift_inverse(plane->integers, area, plane->precision, plane->is_signed);
+            else
+                level_shift_inverse_float(plane->floats, plane->integers, area, plane->precision,
+                                          plane->is_signed);
+            place_plane(plane, &image->components[c]);
+        }
+    } else if (error != NULL && error->status == GJ2K_OK) {
+        gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
+    }
+    free(blocks);
+    for (uint32_t c = 0; c < n; c++) {
+        if (planes[c].has_structure)
+            tile_component_free(&planes[c].structure);
+        free(planes[c].integers);
+        free(planes[c].floats);
+    }
+    free(planes);
+    return status;
+}

@@ -1,0 +1,138 @@
+/* tile_structure.h - the partition of a tile-component into resolutions,
+ * subbands, precincts and code-blocks (T.800 B.5-B.7), with the Tier-2 state
+ * of each code-block (B.10) that packets build up layer after layer.
+ *
+ * Coordinates: a resolution's rect is on its own grid (eq. B-14), a band's
+ * and a code-block's on the band's grid (eq. B-15). Precincts are numbered
+ * row-major within their resolution (B.6); a precinct holds, per band (LL at
+ * r = 0; HL, LH, HH at r > 0), the code-blocks it contains, row-major. */
+#ifndef GJ2K_TILE_STRUCTURE_H
+#define GJ2K_TILE_STRUCTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codestream.h"
+#include "dwt.h"
+#include "gj2k.h"
+#include "tag_tree.h"
+#include "tier1.h"
+
+/* Allocation caps for one tile-component (GJ2K_ERROR_LIMIT beyond), checked
+ * from the geometry before anything is allocated: about 1 GiB of structure
+ * at most. Each precinct and code-block holds at least one sample. */
+#define TILE_MAX_PRECINCTS (1u << 22)
+#define TILE_MAX_CODEBLOCKS (1u << 22)
+/* Bounds on what packet headers may claim for one code-block: Mb (E.1) is
+ * at most 7 guard bits + exponent 31 - 1, plus an ROI shift of up to 255
+ * (Annex H); 3 Mb - 2 passes. Anything above is corrupt. */
+#define TILE_MAX_MISSING_MSBS 300u
+#define TILE_MAX_BLOCK_PASSES 900u
+
+/* What an encoder supplies for one code-block (tier2_encode_tile). */
+typedef struct tile_codeblock_source {
+    const uint8_t *data;         /* the codeword segments back to back */
+    const size_t *pass_lengths;  /* bytes that decode passes 0..j, cumulative (exact
+                                    where a layer ends) */
+    unsigned num_passes;         /* entries of pass_lengths */
+    unsigned missing_msbs;       /* B.10.5 */
+    const uint8_t *layer_passes; /* passes included once layer l is sent: one per layer,
+                                    non-decreasing, at most num_passes */
+} tile_codeblock_source;
+
+typedef struct tile_codeblock {
+    dwt_rect rect; /* on the band's grid, clipped to the band and the precinct */
+    /* Tier-2 state (B.10.4-B.10.7), both directions. */
+    bool included;          /* in some earlier packet */
+    uint8_t lblock;         /* B.10.7.1: starts at 3 */
+    uint16_t missing_msbs;  /* B.10.5: set on first inclusion */
+    uint16_t num_passes;    /* coding passes signalled so far */
+    /* Decoder output: the bytes of every accepted contribution, in layer
+     * order, and the codeword segments they form (tier1_segment). */
+    uint8_t *data;
+    size_t size, capacity;
+    tier1_segment *segments;
+    unsigned num_segments, segments_capacity;
+    unsigned passes_received; /* the sum of segments[].num_passes */
+    /* Encoder input; NULL: the block is never included. */
+    const tile_codeblock_source *source;
+} tile_codeblock;
+
+typedef struct tile_precinct_band {
+    dwt_rect rect;                   /* the precinct's area in the band (may be empty) */
+    uint32_t blocks_wide, blocks_high;
+    uint32_t first_block_x, first_block_y; /* code-block grid index of blocks[0] */
+    tile_codeblock *blocks;          /* blocks_wide * blocks_high, row-major */
+    tag_tree inclusion;              /* B.10.4 */
+    tag_tree zero_planes;            /* B.10.5 */
+} tile_precinct_band;
+
+typedef struct tile_precinct {
+    /* Where the position-driven orders meet it on the reference grid
+     * (B.12.1.3): its top-left, or the tile's edge when it starts outside. */
+    uint32_t ref_x, ref_y;
+    tile_precinct_band bands[3];
+} tile_precinct;
+
+typedef struct tile_band {
+    dwt_band orientation;
+    uint8_t level;                  /* decomposition level nb (eq. B-15) */
+    uint8_t subband_index;          /* 0 for LL, else 3 (NL - nb) + orientation: QCD order */
+    dwt_rect rect;
+    uint8_t codeblock_width_log2;   /* xcb' (eq. B-17) */
+    uint8_t codeblock_height_log2;  /* ycb' (eq. B-18) */
+} tile_band;
+
+typedef struct tile_resolution {
+    dwt_rect rect;                  /* eq. B-14 */
+    uint8_t precinct_width_log2;    /* PPx, PPy */
+    uint8_t precinct_height_log2;
+    uint32_t precincts_wide, precincts_high; /* eq. B-16 */
+    uint32_t first_precinct_x, first_precinct_y; /* floor(trx0 / 2^PPx), floor(try0 / 2^PPy) */
+    unsigned num_bands;             /* 1 at r = 0, else 3 */
+    tile_band bands[3];
+    tile_precinct *precincts;       /* row-major; NULL when the resolution is empty */
+    bool keep_data;                 /* r <= NL - reduce: store what packets carry */
+} tile_resolution;
+
+typedef struct tile_component {
+    dwt_rect tile;                  /* the tile on the reference grid */
+    dwt_rect rect;                  /* the tile-component (eq. B-12) */
+    uint32_t dx, dy;                /* XRsiz, YRsiz */
+    j2k_component_coding coding;
+    unsigned num_resolutions;       /* NL + 1 */
+    tile_resolution *resolutions;
+    size_t num_precincts, num_codeblocks; /* over all resolutions */
+} tile_component;
+
+/*
+ * Builds the structure of one tile-component: `tile` is the tile's area on
+ * the reference grid (j2k_tile_rect), dx, dy the component's subsampling,
+ * `coding` its coding style (checked here too). Resolutions above NL - reduce
+ * still get their code-blocks (their packet headers must be read) but keep no
+ * data. Fails with GJ2K_ERROR_LIMIT past TILE_MAX_PRECINCTS or
+ * TILE_MAX_CODEBLOCKS, before allocating them.
+ */
+gj2k_status tile_component_init(tile_component *tc, dwt_rect tile, uint32_t dx, uint32_t dy,
+                                const j2k_component_coding *coding, unsigned reduce,
+                                gj2k_error *error);
+void tile_component_free(tile_component *tc);
+/* Forgets every packet: Tier-2 state, tag trees and received data. */
+void tile_component_reset(tile_component *tc);
+
+static inline const tile_precinct *tile_component_precinct(const tile_component *tc,
+                                                           unsigned r, uint32_t k)
+{
+    return &tc->resolutions[r].precincts[k];
+}
+static inline uint32_t tile_resolution_num_precincts(const tile_resolution *res)
+{
+    return res->precincts_wide * res->precincts_high;
+}
+
+/* Appends bytes and segments to a code-block's received data (decoder). */
+gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, size_t size,
+                                  const tier1_segment *pieces, unsigned num_pieces,
+                                  unsigned style, gj2k_error *error);
+
+#endif
