@@ -98,8 +98,9 @@ int command_info(int argc, char **argv)
         return EXIT_USAGE;
     if (options_has(&options, "--help")) {
         options_print_help("gj2k info FILE [--json]",
-                           "Describes an image file: size, components, precision, colour, "
-                           "ICC profile and resolution.", info_options, INFO_OPTION_COUNT);
+                           "Describes an image file (size, components, precision, colour, ICC "
+                           "profile, resolution) or a JPEG 2000 file (JP2 boxes, markers, "
+                           "coding parameters, tiles).", info_options, INFO_OPTION_COUNT);
         options_free(&options);
         return 0;
     }
@@ -111,6 +112,9 @@ int command_info(int argc, char **argv)
         report_error("info: needs a FILE (see gj2k info --help)");
         return EXIT_USAGE;
     }
+    gj2k_file_format named = gj2k_format_from_path(path);
+    if (named == GJ2K_FORMAT_J2K || named == GJ2K_FORMAT_JP2)
+        return describe_jpeg2000(path, json);
     gj2k_read_options read_options = {0};
     gj2k_raw_geometry geometry;
     if (raw != NULL) {

@@ -360,6 +360,19 @@ static void info_text_and_json(void)
     CHECK(strstr(r.out, "\"width\": 640") != NULL);
     CHECK(strstr(r.out, "\"height\": 480") != NULL);
     CHECK_EQ(count_lines(r.out), 1);
+    /* JPEG 2000: boxes, markers, parameters and tiles. */
+    snprintf(args, sizeof args, "info '%s'", test_shared_path("conformance/input/file9.jp2"));
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "pclr: 256 entries, 3 columns") != NULL);
+    CHECK(strstr(r.out, "5 levels, 5/3 reversible, code-blocks 64x64") != NULL);
+    snprintf(args, sizeof args, "info --json '%s'",
+             test_shared_path("images/kodak_2layers_lrcp.j2c"));
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK_EQ(count_lines(r.out), 1);
+    CHECK(strstr(r.out, "\"x1\": 2048") != NULL && strstr(r.out, "\"y1\": 1556") != NULL);
+    CHECK(strstr(r.out, "\"progression\": \"LRCP\", \"layers\": 2") != NULL);
     run_gj2k(&r, "info /nonexistent/file.png");
     CHECK_EQ(r.exit_code, 1);
     CHECK_EQ(count_lines(r.err), 1);

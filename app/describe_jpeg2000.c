@@ -1,0 +1,279 @@
+/* describe_jpeg2000.c - `gj2k info` for JPEG 2000 files: the JP2 boxes
+ * (Annex I) and the codestream's markers, coding parameters and tiles
+ * (Annex A), as text or as one JSON object. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codestream.h"
+#include "commands.h"
+#include "image_formats.h"
+#include "jp2_file.h"
+#include "options.h"
+
+static const char *progression_name(unsigned p)
+{
+    static const char *names[] = {"LRCP", "RLCP", "RPCL", "PCRL", "CPRL"};
+    return p < 5 ? names[p] : "unknown";
+}
+
+static void print_fourcc(uint32_t code)
+{
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        int c = (int)((code >> shift) & 0xff);
+        putchar(c >= 32 && c < 127 && c != '"' && c != '\\' ? c : '?');
+    }
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void print_jp2_text(const jp2_file *jp2)
+{
+    printf("JP2 file: brand '");
+    print_fourcc(jp2->brand);
+    printf("', compatible with");
+    for (uint32_t i = 0; i < jp2->num_compatibility; i++) {
+        printf(" '");
+        print_fourcc(jp2->compatibility[i]);
+        printf("'");
+    }
+    printf("\n  ihdr: %ux%u, %u components, %s\n", jp2->header.width, jp2->header.height,
+           jp2->header.num_components,
+           jp2->header.bits_per_component == JP2_BPC_VARIES ? "depths in bpcc" : "one depth");
+    for (uint32_t i = 0; i < jp2->num_colors; i++) {
+        const jp2_color_spec *c = &jp2->colors[i];
+        if (c->method == JP2_COLOR_METHOD_ENUMERATED)
+            printf("  colr: enumerated %u%s\n", c->enumerated,
+                   c->enumerated == JP2_ENUM_SRGB ? " (sRGB)"
+                   : c->enumerated == JP2_ENUM_GREYSCALE ? " (greyscale)"
+                   : c->enumerated == JP2_ENUM_SYCC ? " (sYCC)" : "");
+        else
+            printf("  colr: ICC profile of %zu bytes (method %u)\n", c->icc_profile_size, c->method);
+    }
+    if (jp2->has_palette)
+        printf("  pclr: %u entries, %u columns; cmap: %u mappings\n", jp2->palette.num_entries,
+               jp2->palette.num_columns, jp2->num_mappings);
+    for (uint32_t i = 0; i < jp2->num_channels; i++)
+        printf("  cdef: channel %u type %u association %u\n", jp2->channels[i].channel,
+               jp2->channels[i].type, jp2->channels[i].association);
+    double vertical, horizontal;
+    if (jp2->has_capture_resolution &&
+        jp2_resolution_to_ppm(&jp2->capture_resolution, &vertical, &horizontal))
+        printf("  resc: %.2f x %.2f pixels per metre\n", horizontal, vertical);
+    if (jp2->has_display_resolution &&
+        jp2_resolution_to_ppm(&jp2->display_resolution, &vertical, &horizontal))
+        printf("  resd: %.2f x %.2f pixels per metre\n", horizontal, vertical);
+    printf("  jp2c: codestream of %llu bytes at offset %llu\n",
+           (unsigned long long)jp2->codestream_length, (unsigned long long)jp2->codestream_offset);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void print_json_text(const uint8_t *text, size_t size)
+{
+    putchar('"');
+    for (size_t i = 0; i < size; i++) {
+        if (text[i] == '"' || text[i] == '\\')
+            printf("\\%c", text[i]);
+        else if (text[i] < 0x20 || text[i] >= 0x7f)
+            printf("\\u%04x", text[i]);
+        else
+            putchar(text[i]);
+    }
+    putchar('"');
+}
+
+static void print_json_jp2(const jp2_file *jp2)
+{
+    printf("\"jp2\": {\"brand\": \"");
+    print_fourcc(jp2->brand);
+    printf("\", \"compatibility\": [");
+    for (uint32_t i = 0; i < jp2->num_compatibility; i++) {
+        printf("%s\"", i ? ", " : "");
+        print_fourcc(jp2->compatibility[i]);
+        printf("\"");
+    }
+    printf("], \"width\": %u, \"height\": %u, \"components\": %u, \"colour\": [",
+           jp2->header.width, jp2->header.height, jp2->header.num_components);
+    for (uint32_t i = 0; i < jp2->num_colors; i++) {
+        const jp2_color_spec *c = &jp2->colors[i];
+        printf("%s{\"method\": %u, \"enumerated\": %u, \"icc_bytes\": %zu}", i ? ", " : "",
+               c->method, c->method == JP2_COLOR_METHOD_ENUMERATED ? c->enumerated : 0,
+               c->icc_profile_size);
+    }
+    printf("], \"palette\": ");
+    if (jp2->has_palette)
+        printf("{\"entries\": %u, \"columns\": %u}", jp2->palette.num_entries,
+               jp2->palette.num_columns);
+    else
+        printf("null");
+    printf(", \"channel_definitions\": [");
+    for (uint32_t i = 0; i < jp2->num_channels; i++)
+        printf("%s{\"channel\": %u, \"type\": %u, \"association\": %u}", i ? ", " : "",
+               jp2->channels[i].channel, jp2->channels[i].type, jp2->channels[i].association);
+    printf("], \"codestream_offset\": %llu, \"codestream_length\": %llu}, ",
+           (unsigned long long)jp2->codestream_offset, (unsigned long long)jp2->codestream_length);
+}
+
+static void print_json_coding(const j2k_component_coding *c)
+{
+    printf("{\"levels\": %u, \"transform\": \"%s\", \"code_block\": [%u, %u], "
+           "\"code_block_style\": %u, \"precincts\": [",
+           c->levels, c->transform == J2K_TRANSFORM_53 ? "5/3" : "9/7",
+           1u << c->code_block_width_log2, 1u << c->code_block_height_log2, c->code_block_style);
+    for (unsigned r = 0; r <= c->levels; r++)
+        printf("%s[%u, %u]", r ? ", " : "", 1u << c->precinct_width_log2[r],
+               1u << c->precinct_height_log2[r]);
+    printf("]}");
+}
+
+static void print_json_quantization(const j2k_quantization *q)
+{
+    static const char *styles[] = {"none", "derived", "expounded"};
+    printf("{\"style\": \"%s\", \"guard_bits\": %u, \"steps\": [",
+           q->style < 3 ? styles[q->style] : "unknown", q->guard_bits);
+    for (unsigned s = 0; s < q->num_steps; s++)
+        printf("%s[%u, %u]", s ? ", " : "", q->steps[s].exponent, q->steps[s].mantissa);
+    printf("]}");
+}
+
+static void print_json_header(const j2k_header_params *h)
+{
+    printf("{\"cod\": ");
+    if (h->cod) {
+        printf("{\"progression\": \"%s\", \"layers\": %u, \"mct\": %u, \"sop\": %s, "
+               "\"eph\": %s, \"coding\": ",
+               progression_name(h->cod->progression), h->cod->layers, h->cod->mct,
+               h->cod->use_sop ? "true" : "false", h->cod->use_eph ? "true" : "false");
+        print_json_coding(&h->cod->coding);
+        printf("}");
+    } else {
+        printf("null");
+    }
+    printf(", \"qcd\": ");
+    if (h->qcd)
+        print_json_quantization(h->qcd);
+    else
+        printf("null");
+    printf(", \"coc\": [");
+    for (size_t i = 0; i < h->num_cocs; i++) {
+        printf("%s{\"component\": %u, \"coding\": ", i ? ", " : "", h->cocs[i].component);
+        print_json_coding(&h->cocs[i].coding);
+        printf("}");
+    }
+    printf("], \"qcc\": [");
+    for (size_t i = 0; i < h->num_qccs; i++) {
+        printf("%s{\"component\": %u, \"quantization\": ", i ? ", " : "", h->qccs[i].component);
+        print_json_quantization(&h->qccs[i].quantization);
+        printf("}");
+    }
+    printf("], \"rgn\": [");
+    for (size_t i = 0; i < h->num_rgns; i++)
+        printf("%s{\"component\": %u, \"shift\": %u}", i ? ", " : "", h->rgns[i].component,
+               h->rgns[i].shift);
+    printf("], \"poc\": [");
+    for (size_t i = 0; i < h->num_pocs; i++) {
+        const j2k_progression_change *p = &h->pocs[i];
+        printf("%s{\"progression\": \"%s\", \"resolutions\": [%u, %u], \"components\": [%u, %u], "
+               "\"layer_end\": %u}", i ? ", " : "", progression_name(p->progression),
+               p->resolution_start, p->resolution_end, p->component_start, p->component_end,
+               p->layer_end);
+    }
+    printf("], \"comments\": [");
+    for (size_t i = 0; i < h->num_comments; i++) {
+        printf("%s", i ? ", " : "");
+        if (h->comments[i].registration == 1)
+            print_json_text(h->comments[i].data, h->comments[i].size);
+        else
+            printf("{\"binary_bytes\": %zu}", h->comments[i].size);
+    }
+    printf("]}");
+}
+
+static void print_json_codestream(const j2k_codestream *cs)
+{
+    const j2k_siz *siz = &cs->siz;
+    printf("\"codestream\": {\"bytes\": %zu, \"siz\": {\"rsiz\": %u, \"x0\": %u, \"y0\": %u, "
+           "\"x1\": %u, \"y1\": %u, \"tile_width\": %u, \"tile_height\": %u, \"tile_x0\": %u, "
+           "\"tile_y0\": %u, \"tiles_across\": %u, \"tiles_down\": %u, \"components\": [",
+           cs->size, siz->capabilities, siz->image_x0, siz->image_y0, siz->image_x1,
+           siz->image_y1, siz->tile_width, siz->tile_height, siz->tile_x0, siz->tile_y0,
+           siz->tiles_across, siz->tiles_down);
+    for (uint32_t c = 0; c < siz->num_components; c++)
+        printf("%s{\"precision\": %u, \"signed\": %s, \"dx\": %u, \"dy\": %u}", c ? ", " : "",
+               siz->components[c].precision, siz->components[c].is_signed ? "true" : "false",
+               siz->components[c].dx, siz->components[c].dy);
+    printf("]}, \"main_header\": ");
+    print_json_header(&cs->main_header);
+    printf(", \"markers\": {\"tlm\": %s, \"ppm\": %s, \"crg\": %s, \"eoc\": %s}, \"tiles\": [",
+           cs->num_tlm ? "true" : "false", cs->has_ppm ? "true" : "false",
+           cs->registration ? "true" : "false", cs->has_eoc ? "true" : "false");
+    for (size_t t = 0; t < cs->num_tiles_present; t++) {
+        const j2k_tile *tile = &cs->tiles[t];
+        printf("%s{\"index\": %u, \"header\": ", t ? ", " : "", tile->index);
+        print_json_header(&tile->header);
+        printf(", \"parts\": [");
+        for (size_t p = 0; p < tile->num_parts; p++)
+            printf("%s{\"part\": %u, \"data_start\": %zu, \"data_end\": %zu, \"plt\": %s}",
+                   p ? ", " : "", tile->parts[p].part_index, tile->parts[p].data_start,
+                   tile->parts[p].data_end,
+                   tile->parts[p].packet_lengths.count ? "true" : "false");
+        printf("]}");
+    }
+    printf("]}");
+}
+
+static void print_warning(void *user, const char *message)
+{
+    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
+}
+
+int describe_jpeg2000(const char *path, bool json)
+{
+    uint8_t *data;
+    size_t size;
+    gj2k_error error = {0};
+    if (file_read_all(path, &data, &size, &error) != GJ2K_OK) {
+        report_error("%s", error.message);
+        return 1;
+    }
+    jp2_file jp2;
+    memset(&jp2, 0, sizeof jp2);
+    bool is_jp2 = gj2k_format_from_signature(data, size) == GJ2K_FORMAT_JP2;
+    const uint8_t *codestream = data;
+    size_t codestream_size = size;
+    j2k_codestream *cs = NULL;
+    gj2k_status status = GJ2K_OK;
+    if (is_jp2) {
+        status = jp2_file_read(data, size, &jp2, print_warning, (void *)path, &error);
+        codestream = data + jp2.codestream_offset;
+        codestream_size = (size_t)jp2.codestream_length;
+    }
+    if (status == GJ2K_OK)
+        status = j2k_codestream_parse(codestream, codestream_size, print_warning, (void *)path,
+                                      &cs, &error);
+    if (status == GJ2K_OK && json) {
+        printf("{\"file\": ");
+        print_json_text((const uint8_t *)path, strlen(path));
+        printf(", \"format\": \"%s\", \"bytes\": %zu, ", is_jp2 ? "JP2" : "J2K", size);
+        if (is_jp2)
+            print_json_jp2(&jp2);
+        print_json_codestream(cs);
+        printf("}\n");
+    } else if (status == GJ2K_OK) {
+        printf("%s: %s, %zu bytes\n", path, is_jp2 ? "JP2 file" : "JPEG 2000 codestream", size);
+        if (is_jp2)
+            print_jp2_text(&jp2);
+        byte_buffer text = {0};
+        status = j2k_codestream_describe(cs, &text, &error);
+        if (status == GJ2K_OK && !text.failed)
+            fwrite(text.data, 1, text.size, stdout);
+        byte_buffer_free(&text);
+    }
+    if (status != GJ2K_OK)
+        report_error("%s: %s", path, error.message);
+    j2k_codestream_destroy(cs);
+    jp2_file_free(&jp2);
+    free(data);
+    return status == GJ2K_OK ? 0 : 1;
+}
