@@ -83,6 +83,13 @@ static gj2k_status read_box(const jp2_reader *r, size_t position, size_t end, jp
                          "JP2: box '%s' at offset %zu has reserved length %llu",
                          fourcc_name(box->type).text, position, (unsigned long long)length);
     }
+    if (length > available && box->type == JP2_BOX_CODESTREAM) {
+        /* A cut-off file: its codestream decodes to what it holds. */
+        gj2k_warn(r->warning, r->warning_user,
+                  "JP2: codestream box claims %llu bytes, %zu remain: the file is truncated",
+                  (unsigned long long)length, available);
+        length = available;
+    }
     if (length > available)
         return gj2k_fail(r->error, GJ2K_ERROR_TRUNCATED,
                          "JP2: box '%s' at offset %zu claims %llu bytes, %zu remain",
