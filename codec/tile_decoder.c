@@ -64,22 +64,23 @@ static void dequantize_block(const tier2_block *b, const tile_plane *plane, unsi
         for (uint32_t x = 0; x < width; x++) {
             size_t i = (size_t)y * width + x;
             int32_t q = coefficients[i];
-            uint32_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
-            unsigned lowest = lowest_planes[i];
-            if (roi != 0 && roi < 32 && magnitude >= (1u << roi)) {
-                magnitude >>= roi; /* a region-of-interest coefficient (H.2) */
-                lowest = lowest > roi ? lowest - roi : 0;
-            }
+            uint64_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
+            unsigned lowest = lowest_planes[i] < 32 ? lowest_planes[i] : 31;
+            /* In half steps: the decoded magnitude plus the reconstruction
+             * offset r = 1/2 of the lowest decoded plane (E.1.1.2). */
+            uint64_t halves = magnitude ? 2 * magnitude + ((uint64_t)1 << lowest) : 0;
+            /* ROI (H.2): magnitudes at or above 2^s belong to the region and
+             * were scaled up by 2^s. The shift comes after the offset, as in
+             * OpenJPEG, so fully decoded region coefficients reconstruct with
+             * r = 0 (E.1.1.2 leaves r to the decoder). */
+            if (roi != 0 && roi < 32 && magnitude >= ((uint64_t)1 << roi))
+                halves >>= roi;
             size_t at = origin + (size_t)y * stride + x;
             if (plane->reversible) {
-                if (magnitude != 0 && lowest > 0 && lowest < 32)
-                    magnitude += 1u << (lowest - 1);
-                int32_t v = (int32_t)(magnitude & 0x7fffffffu);
+                int32_t v = (int32_t)((halves / 2) & 0x7fffffffu);
                 plane->integers[at] = q < 0 ? -v : v;
             } else {
-                float v = 0.0f;
-                if (magnitude != 0)
-                    v = ((float)magnitude + ldexpf(0.5f, (int)(lowest < 32 ? lowest : 31))) * delta;
+                float v = (float)halves * 0.5f * delta;
                 plane->floats[at] = q < 0 ? -v : v;
             }
         }
