@@ -29,6 +29,7 @@ typedef struct tile_plane {
     int32_t *integers;     /* 5/3 coefficients, then the samples of either path */
     float *floats;         /* 9/7 coefficients */
     uint8_t magnitude_bits[J2K_MAX_SUBBANDS]; /* Mb (E.1), plus the ROI shift (H.1) */
+    dwt_rect wanted;       /* the part of the plane the image asks for */
 } tile_plane;
 
 /* What the code-block workers share. */
@@ -87,6 +88,37 @@ static void dequantize_block(const tier2_block *b, const tile_plane *plane, unsi
     }
 }
 
+/* Whether a coefficient range [u0, u1) of a band `levels` levels down, high-
+ * pass when `high`, can reach samples in [w0, w1) after the inverse DWT
+ * (Annex F.3): a band index u sits near sample 2^n u (+2^(n-1) for high
+ * pass), and each level's synthesis filters reach at most 4 samples further
+ * (9/7; 2 for 5/3), 4 (2^n - 1) in all: 5 * 2^n is a safe margin. */
+static bool band_range_reaches(uint32_t u0, uint32_t u1, unsigned levels, bool high, uint32_t w0,
+                               uint32_t w1)
+{
+    if (levels == 0)
+        return u0 < w1 && w0 < u1;
+    uint64_t scale = (uint64_t)1 << (levels < 40 ? levels : 40);
+    uint64_t centre_offset = high ? scale / 2 : 0, margin = 5 * scale;
+    uint64_t first = (uint64_t)u0 * scale + centre_offset;
+    uint64_t last = (uint64_t)u1 * scale + centre_offset;
+    uint64_t reach0 = first > margin ? first - margin : 0, reach1 = last + margin;
+    return reach0 < w1 && w0 < reach1;
+}
+
+/* Whether the block can affect the part of its plane the image wants
+ * (decoding a region: opj_decompress -d). */
+static bool block_is_needed(const tier2_block *b, const tile_plane *plane, unsigned reduce)
+{
+    unsigned levels = b->level - reduce;
+    bool high_x = b->band == DWT_BAND_HL || b->band == DWT_BAND_HH;
+    bool high_y = b->band == DWT_BAND_LH || b->band == DWT_BAND_HH;
+    return band_range_reaches(b->rect.x0, b->rect.x1, levels, high_x, plane->wanted.x0,
+                              plane->wanted.x1) &&
+           band_range_reaches(b->rect.y0, b->rect.y1, levels, high_y, plane->wanted.y0,
+                              plane->wanted.y1);
+}
+
 static gj2k_status decode_block(void *context, size_t index, unsigned worker)
 {
     block_work *work = context;
@@ -94,6 +126,8 @@ static gj2k_status decode_block(void *context, size_t index, unsigned worker)
     uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
     if (width == 0 || height == 0 || b->num_planes == 0 || b->num_segments == 0)
         return GJ2K_OK; /* nothing coded: the plane's zeros stand */
+    if (!block_is_needed(b, &work->planes[b->component], work->reduce))
+        return GJ2K_OK; /* outside the region asked for, filter support included */
     tier1_decode_request request = {.data = b->data, .size = b->size, .segments = b->segments,
                                     .num_segments = b->num_segments, .num_planes = b->num_planes,
                                     .width = width, .height = height, .band = b->band,
@@ -169,8 +203,8 @@ static void place_plane(const tile_plane *plane, gj2k_component *component)
 
 /* Resolves the parameters and builds the structure of every tile-component. */
 static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile,
-                                  uint32_t tile_index, unsigned reduce, tile_plane *planes,
-                                  gj2k_error *error)
+                                  uint32_t tile_index, unsigned reduce, const gj2k_image *image,
+                                  tile_plane *planes, gj2k_error *error)
 {
     const j2k_siz *siz = &cs->siz;
     dwt_rect tile_rect = j2k_tile_rect(siz, tile_index);
@@ -199,6 +233,8 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
         plane->levels = coding->levels - reduce;
         plane->rect = plane->structure.resolutions[plane->levels].rect;
         plane->reversible = coding->transform == J2K_TRANSFORM_53;
+        const gj2k_component *out = &image->components[c];
+        plane->wanted = (dwt_rect){out->x0, out->y0, out->x0 + out->width, out->y0 + out->height};
         unsigned subbands = 3u * coding->levels + 1u;
         for (unsigned s = 0; s < subbands; s++) {
             unsigned bits = quant_magnitude_bits(plane->params.quantization.guard_bits,
@@ -319,7 +355,8 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for tile %u", tile_index);
     tier2_block *blocks = NULL;
     size_t count = 0;
-    gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, planes, error);
+    gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image, planes,
+                                       error);
     if (status == GJ2K_OK)
         status = read_packets(codestream, data, tile, tile_index, planes, settings, &blocks,
                               &count, error);
