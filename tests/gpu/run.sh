@@ -30,9 +30,28 @@ tail -5 "$logs/ctest.txt"
 step "benchmarks"
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
 
+# Side by side with OpenJPEG and Grok when they were carried along
+# (../shared/tools/peers.sh .peers; JPEG 2000 files to decode in .bench/).
+if [ -f .peers/env.sh ] && [ -d .bench ]; then
+  step "decode side by side (best of 3 whole runs, output .ppm, $jobs threads)"
+  . .peers/env.sh
+  best() { local b=; for i in 1 2 3; do local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1 || { echo failed; return; }; e=$(date +%s%N)
+           local t=$(( (e - s) / 1000000 )); [ -z "$b" ] || [ "$t" -lt "$b" ] && b=$t; done; echo "$b"; }
+  for f in .bench/*.j2k .bench/*.j2c; do
+    [ -f "$f" ] || continue
+    out=$(mktemp -d)
+    printf '%-28s gj2k %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" \
+      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs")" \
+      "$(best opj_decompress -i "$f" -o "$out/o.ppm" -threads "$jobs")" \
+      "$(best grk_decompress -i "$f" -o "$out/k.ppm" -H "$jobs")" | tee -a "$logs/peers.txt"
+    rm -rf "$out"
+  done
+fi
+
 step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
 grep -E 'DWT|RCT|ICT|quantize|round trip' "$logs/bench.txt" | sed 's/^ */bench: /'
+[ -f "$logs/peers.txt" ] && sed 's/^/decode: /' "$logs/peers.txt"
 exit $tests_rc
