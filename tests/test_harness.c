@@ -136,3 +136,50 @@ int test_main(int argc, char **argv, const test_case *cases, size_t count)
            skipped);
     return failed ? 1 : 0;
 }
+
+uint8_t *test_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    long length = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        length = ftell(f);
+    if (length < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
+    if (data != NULL && fread(data, 1, (size_t)length, f) != (size_t)length) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)length;
+    return data;
+}
+
+void record_warning(void *user, const char *message)
+{
+    test_warnings *w = user;
+    w->count++;
+    snprintf(w->last, sizeof w->last, "%s", message);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+bool segment_is_clean(const uint8_t *data, size_t length)
+{
+    for (size_t i = 0; i + 1 < length; i++)
+        if (data[i] == 0xFF && data[i + 1] > 0x8F)
+            return false;
+    return length == 0 || data[length - 1] != 0xFF;
+}

@@ -53,4 +53,22 @@ const char *test_shared_path(const char *relative);
 /* A fresh temporary directory for the case's files. */
 const char *test_temp_dir(void);
 
+/* A whole file's bytes (malloc'ed, the caller frees them; *size is their
+ * count), or NULL when it cannot be opened or read. */
+uint8_t *test_read_file(const char *path, size_t *size);
+
+/* Counts the warnings a reader or writer gives and keeps the last one. */
+typedef struct test_warnings {
+    int count;
+    char last[256];
+} test_warnings;
+/* A gj2k warning callback; `user` is a test_warnings. */
+void record_warning(void *user, const char *message);
+
+/* malloc that never returns NULL (exits when out of memory; n may be 0). */
+void *xmalloc(size_t n);
+/* No marker inside an entropy-coded segment (0xFF then a byte above 0x8F)
+ * and no final 0xFF. */
+bool segment_is_clean(const uint8_t *data, size_t length);
+
 #endif

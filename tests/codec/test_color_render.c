@@ -22,17 +22,7 @@
 
 /* ------------------------------------------------------------ helpers */
 
-typedef struct warnings {
-    int count;
-    char last[256];
-} warnings;
-
-static void record_warning(void *user, const char *message)
-{
-    warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
+typedef test_warnings warnings;
 
 /* An image on [x0, x1) x [y0, y1) whose components share precision and sign. */
 static gj2k_image *make_image(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t n,

@@ -16,17 +16,7 @@
 
 /* ------------------------------------------------------------ helpers */
 
-typedef struct warnings {
-    int count;
-    char last[256];
-} warnings;
-
-static void record_warning(void *user, const char *message)
-{
-    warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
+typedef test_warnings warnings;
 
 static const uint8_t fake_codestream[] = {0xFF, 0x4F, 0xFF, 0x51, 0, 41, 0, 0, 1, 2, 3, 4,
                                           5,    6,    7,    8,    0xFF, 0xD9};
@@ -97,24 +87,6 @@ static gj2k_status read_expect(const byte_buffer *b, jp2_file *file, warnings *w
         CHECK(file->colors == NULL && file->num_colors == 0);
     }
     return status;
-}
-
-static uint8_t *load_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
-    if (data != NULL && fread(data, 1, (size_t)length, f) != (size_t)length) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)length;
-    return data;
 }
 
 /* ---------------------------------------------------------------- cases */
@@ -323,7 +295,7 @@ static void conformance_files_parse(void)
         char relative[128];
         snprintf(relative, sizeof relative, "conformance/input/%s", fact->name);
         size_t size;
-        uint8_t *data = load_file(test_shared_path(relative), &size);
+        uint8_t *data = test_read_file(test_shared_path(relative), &size);
         if (data == NULL) {
             fprintf(stderr, "cannot read %s\n", relative);
             CHECK(!"conformance file readable");
@@ -569,7 +541,7 @@ static void lenient_box_order(void)
 static void damaged_file_never_crashes(void)
 {
     size_t size;
-    uint8_t *data = load_file(test_shared_path("conformance/input/file1.jp2"), &size);
+    uint8_t *data = test_read_file(test_shared_path("conformance/input/file1.jp2"), &size);
     REQUIRE(data != NULL);
     jp2_file f;
     gj2k_error error;

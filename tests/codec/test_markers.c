@@ -1133,20 +1133,6 @@ static void codestream_round_trip_ppm(void)
 
 /* ------------------------------------------------ real codestreams */
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long length = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
-    *size = fread(data, 1, (size_t)(length > 0 ? length : 0), f);
-    fclose(f);
-    return data;
-}
-
 /* The contents of the top-level jp2c box of a JP2 file (I.4), or NULL. */
 static const uint8_t *find_jp2c(const uint8_t *data, size_t size, size_t *length)
 {
@@ -1241,7 +1227,7 @@ static void parse_directory(const char *relative, int *parsed)
         char path[1300];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         size_t size = 0, length = 0;
-        uint8_t *data = read_file(path, &size);
+        uint8_t *data = test_read_file(path, &size);
         REQUIRE(data != NULL);
         const uint8_t *stream = data;
         length = size;
@@ -1310,7 +1296,7 @@ static void damaged_codestreams_never_crash(void)
                            "conformance/input/g3_colr.j2c", "conformance/input/e1_colr.j2c"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t size = 0;
-        uint8_t *data = read_file(test_shared_path(files[f]), &size);
+        uint8_t *data = test_read_file(test_shared_path(files[f]), &size);
         REQUIRE(data != NULL);
         size_t step = size < 20000 ? 1 : 7;
         for (size_t length = 0; length < size; length += step) {

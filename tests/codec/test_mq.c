@@ -8,25 +8,6 @@
 #include "mq_coder.h"
 #include "test_harness.h"
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-/* No marker inside a segment (0xFF then a byte above 0x8F) and no final 0xFF. */
-static bool segment_is_clean(const uint8_t *data, size_t length)
-{
-    for (size_t i = 0; i + 1 < length; i++)
-        if (data[i] == 0xFF && data[i + 1] > 0x8F)
-            return false;
-    return length == 0 || data[length - 1] != 0xFF;
-}
-
 /* Random symbols over all contexts with skewed probabilities, flushed
  * either way, decode exactly; and a prefix cut at a truncation point
  * decodes its symbols. */

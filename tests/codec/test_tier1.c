@@ -13,25 +13,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-/* No marker inside a segment (0xFF then a byte above 0x8F) and no final 0xFF. */
-static bool segment_is_clean(const uint8_t *data, size_t length)
-{
-    for (size_t i = 0; i + 1 < length; i++)
-        if (data[i] == 0xFF && data[i + 1] > 0x8F)
-            return false;
-    return length == 0 || data[length - 1] != 0xFF;
-}
-
 /* A random block: magnitudes below 2^planes, often small or zero. */
 static void random_block(int32_t *q, uint32_t width, uint32_t height, size_t stride,
                          unsigned planes)

@@ -9,26 +9,7 @@
 
 /* ------------------------------------------------------ general helpers */
 
-void record_warning(void *user, const char *message)
-{
-    warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
-
-uint8_t *load_bytes(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    if (file == NULL)
-        return NULL;
-    fseek(file, 0, SEEK_END);
-    long length = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *data = malloc(length > 0 ? (size_t)length : 1);
-    *size = fread(data, 1, length > 0 ? (size_t)length : 0, file);
-    fclose(file);
-    return data;
-}
+uint8_t *load_bytes(const char *path, size_t *size) { return test_read_file(path, size); }
 
 /* Reads a shared image; NULL after a failed check. */
 gj2k_image *read_shared(const char *relative)

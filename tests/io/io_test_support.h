@@ -7,6 +7,7 @@
 
 #include "byte_buffer.h"
 #include "gj2k.h"
+#include "test_harness.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,16 +15,11 @@
 
 /* ------------------------------------------------------ general helpers */
 
-/* Counts the warnings a reader or writer gives and keeps the last one. */
-typedef struct warnings {
-    int count;
-    char last[256];
-} warnings;
+/* Counts the warnings a reader or writer gives and keeps the last one; the
+ * callback is record_warning (test_harness.h). */
+typedef test_warnings warnings;
 
-/* A gj2k warning callback; `user` is a warnings. */
-void record_warning(void *user, const char *message);
-
-/* A whole file's bytes (the caller frees them), or NULL when it cannot be opened. */
+/* test_read_file (test_harness.h), under the name the format tests use. */
 uint8_t *load_bytes(const char *path, size_t *size);
 /* Reads images/`relative` under the shared directory; NULL after a failed check. */
 gj2k_image *read_shared(const char *relative);
