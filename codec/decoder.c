@@ -19,6 +19,13 @@
  * claiming a gigantic image) before anything is allocated. */
 #define DECODER_SAMPLES_PER_BYTE 65536u
 #define DECODER_SAMPLE_ALLOWANCE (1u << 26)
+/* Tile-components to decode per byte, besides a fixed allowance: each one
+ * holding samples carries at least one packet, a byte at least (B.9, B.10.1),
+ * so a whole codestream stays below; each costs set-up work even without
+ * data, and an almost empty codestream claiming 65535 tiles of 16384
+ * components would otherwise keep the decoder busy for hours. */
+#define DECODER_TILE_COMPONENTS_PER_BYTE 1u
+#define DECODER_TILE_COMPONENT_ALLOWANCE (1u << 16)
 
 static uint32_t ceil_shift(uint32_t v, unsigned shift)
 {
@@ -59,6 +66,29 @@ static gj2k_status decoded_area(const j2k_siz *siz, const gj2k_decode_options *o
                              region.x0, region.y0, region.x1, region.y1, siz->image_x0,
                              siz->image_y0, siz->image_x1, siz->image_y1);
     }
+    return GJ2K_OK;
+}
+
+/* Refuses to set up more tile-components over `area` than the codestream's
+ * size can justify. */
+static gj2k_status check_tile_components(const j2k_siz *siz, dwt_rect area, size_t codestream_size,
+                                         gj2k_error *error)
+{
+    /* The tile columns and rows that meet the area (eq. B-6); it is not
+     * empty and XTOsiz <= XOsiz <= area.x0, likewise for y. */
+    uint64_t columns = (area.x1 - 1u - siz->tile_x0) / siz->tile_width -
+                       (area.x0 - siz->tile_x0) / siz->tile_width + 1u;
+    uint64_t rows = (area.y1 - 1u - siz->tile_y0) / siz->tile_height -
+                    (area.y0 - siz->tile_y0) / siz->tile_height + 1u;
+    uint64_t count = columns * rows * siz->num_components;
+    uint64_t budget = (uint64_t)codestream_size * DECODER_TILE_COMPONENTS_PER_BYTE +
+                      DECODER_TILE_COMPONENT_ALLOWANCE;
+    if (count > budget)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT,
+                         "%llu tiles of %u components to decode, more than the limit of %llu "
+                         "tile-components for a %zu-byte codestream",
+                         (unsigned long long)(columns * rows), siz->num_components,
+                         (unsigned long long)budget, codestream_size);
     return GJ2K_OK;
 }
 
@@ -223,6 +253,8 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
                                   options->warning_user, &cs, error);
     if (status == GJ2K_OK)
         status = decoded_area(&cs->siz, options, &area, error);
+    if (status == GJ2K_OK)
+        status = check_tile_components(&cs->siz, area, codestream_size, error);
     if (status == GJ2K_OK)
         status = create_output(&cs->siz, area, options, codestream_size, &image, error);
     if (status == GJ2K_OK)

@@ -154,6 +154,29 @@ static bool try_emit(packet_iterator *it, const packet_volume *v, packet_positio
     return true;
 }
 
+/* The lowest layer that some precinct of the volume still owes, or
+ * v->layer_end when none is due: a volume that can emit nothing is skipped
+ * whole, and the layer loops start there (the packets of each precinct come
+ * in layer order, so no lower layer can be emitted). Without this, a long run
+ * of POC changes over packets already sent would be walked layer by layer. */
+static uint32_t first_layer_due(const packet_iterator *it, const packet_volume *v)
+{
+    uint32_t lowest = v->layer_end;
+    uint32_t c_end = v->component_end < it->num_components ? v->component_end : it->num_components;
+    for (uint32_t c = v->component_start; c < c_end && lowest > 0; c++) {
+        uint32_t r_end = v->resolution_end < it->components[c].num_resolutions
+                             ? v->resolution_end : it->components[c].num_resolutions;
+        for (uint32_t r = v->resolution_start; r < r_end && lowest > 0; r++) {
+            size_t base = it->precinct_base[(size_t)c * it->max_resolutions + r];
+            uint32_t count = precincts_of(it, c, r);
+            for (uint32_t k = 0; k < count && lowest > 0; k++)
+                if (it->layers_done[base + k] < lowest)
+                    lowest = it->layers_done[base + k];
+        }
+    }
+    return lowest;
+}
+
 /* B.12.1.1 and B.12.1.2: nested loops, precinct innermost. */
 static bool next_layer_or_resolution_major(packet_iterator *it, const packet_volume *v,
                                            packet_position *out)
@@ -164,7 +187,10 @@ static bool next_layer_or_resolution_major(packet_iterator *it, const packet_vol
             v->component_start >= v->component_end)
             return false;
         it->started = true;
-        it->layer = 0;
+        it->first_layer = first_layer_due(it, v);
+        if (it->first_layer >= v->layer_end)
+            return false;
+        it->layer = it->first_layer;
         it->resolution = v->resolution_start;
         it->component = v->component_start;
         it->precinct = 0;
@@ -187,7 +213,7 @@ static bool next_layer_or_resolution_major(packet_iterator *it, const packet_vol
                         return false;
                 }
             } else if (++it->layer >= v->layer_end) {
-                it->layer = 0;
+                it->layer = it->first_layer;
                 if (++it->resolution >= v->resolution_end)
                     return false;
             }
@@ -202,6 +228,8 @@ static bool next_position_major(packet_iterator *it, const packet_volume *v,
                                 packet_position *out)
 {
     if (!it->started) {
+        if (first_layer_due(it, v) >= v->layer_end)
+            return false; /* nothing left to emit in this volume */
         if (it->sorted_for != v->progression) {
             int (*compare)(const void *, const void *) =
                 v->progression == J2K_RPCL   ? compare_rpcl

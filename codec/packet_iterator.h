@@ -64,6 +64,7 @@ typedef struct packet_iterator {
     uint8_t sorted_for;             /* the order `entries` is sorted for (0xFF: none) */
     /* Loop state of the current volume. */
     bool started;
+    uint32_t first_layer;           /* the lowest layer the current volume still owes */
     uint32_t layer, resolution, component, precinct;
     size_t entry;
 } packet_iterator;

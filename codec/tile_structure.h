@@ -110,7 +110,7 @@ typedef struct tile_component {
  * the reference grid (j2k_tile_rect), dx, dy the component's subsampling,
  * `coding` its coding style (checked here too). Resolutions above NL - reduce
  * still get their code-blocks (their packet headers must be read) but keep no
- * data. Fails with GJ2K_ERROR_LIMIT past TILE_MAX_PRECINCTS or
+ * data (reduce > NL keeps none). Fails with GJ2K_ERROR_LIMIT past TILE_MAX_PRECINCTS or
  * TILE_MAX_CODEBLOCKS, before allocating them.
  */
 gj2k_status tile_component_init(tile_component *tc, dwt_rect tile, uint32_t dx, uint32_t dy,
