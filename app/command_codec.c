@@ -46,11 +46,6 @@ static const option_spec decode_options[] = {
 };
 #define DECODE_OPTION_COUNT (sizeof decode_options / sizeof decode_options[0])
 
-static void print_decode_warning(void *user, const char *message)
-{
-    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
-}
-
 /* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
 static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
 {
@@ -92,7 +87,7 @@ int command_decode(int argc, char **argv)
     const char *threads = options_get(&options, "-threads");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .upsample = options_has(&options, "--upsample"),
-                                  .warning = print_decode_warning, .warning_user = (void *)input};
+                                  .warning = report_warning, .warning_user = (void *)input};
     bool verbose = options_has(&options, "-v");
     options_free(&options);
     if (input == NULL || output == NULL) {
@@ -157,7 +152,7 @@ int command_decode(int argc, char **argv)
         report_error("%s: %s", input, error.message);
         return 1;
     }
-    gj2k_write_options write_options = {.warning = print_decode_warning,
+    gj2k_write_options write_options = {.warning = report_warning,
                                         .warning_user = (void *)output};
     gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose)

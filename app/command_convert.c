@@ -86,11 +86,6 @@ static void describe(const char *path, const gj2k_image *image)
     printf(")\n");
 }
 
-static void print_warning(void *user, const char *message)
-{
-    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
-}
-
 int command_convert(int argc, char **argv)
 {
     parsed_options options;
@@ -115,7 +110,7 @@ int command_convert(int argc, char **argv)
     }
 
     gj2k_raw_geometry geometry;
-    gj2k_read_options read_options = {.warning = print_warning, .warning_user = (void *)input};
+    gj2k_read_options read_options = {.warning = report_warning, .warning_user = (void *)input};
     gj2k_file_format in_format = gj2k_format_from_path(input);
     if (in_format == GJ2K_FORMAT_RAW || in_format == GJ2K_FORMAT_RAWL) {
         if (raw == NULL) {
@@ -132,7 +127,7 @@ int command_convert(int argc, char **argv)
         report_error("%s", error.message);
         return 1;
     }
-    gj2k_write_options write_options = {.warning = print_warning, .warning_user = (void *)output};
+    gj2k_write_options write_options = {.warning = report_warning, .warning_user = (void *)output};
     gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose) {
         describe(input, image);

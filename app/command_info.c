@@ -35,21 +35,6 @@ static const char *color_space_name(gj2k_color_space space)
     return "unspecified";
 }
 
-/* Writes `text` as a JSON string literal. */
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    putchar('"');
-}
-
 static void print_text(const char *path, gj2k_file_format format, const gj2k_image *image)
 {
     printf("%s: %s image\n", path, gj2k_format_name(format));
@@ -74,7 +59,7 @@ static void print_text(const char *path, gj2k_file_format format, const gj2k_ima
 static void print_json(const char *path, gj2k_file_format format, const gj2k_image *image)
 {
     printf("{\"file\": ");
-    print_json_string(path);
+    print_json_string(path, strlen(path), false);
     printf(", \"format\": \"%s\", \"width\": %u, \"height\": %u, \"x0\": %u, \"y0\": %u, "
            "\"colour\": \"%s\", \"icc_profile_bytes\": %zu, \"resolution_ppm\": [%.4f, %.4f], "
            "\"components\": [",

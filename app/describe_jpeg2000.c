@@ -69,20 +69,6 @@ static void print_jp2_text(const jp2_file *jp2)
 
 /* ------------------------------------------------------------------ JSON */
 
-static void print_json_text(const uint8_t *text, size_t size)
-{
-    putchar('"');
-    for (size_t i = 0; i < size; i++) {
-        if (text[i] == '"' || text[i] == '\\')
-            printf("\\%c", text[i]);
-        else if (text[i] < 0x20 || text[i] >= 0x7f)
-            printf("\\u%04x", text[i]);
-        else
-            putchar(text[i]);
-    }
-    putchar('"');
-}
-
 static void print_json_jp2(const jp2_file *jp2)
 {
     printf("\"jp2\": {\"brand\": \"");
@@ -183,7 +169,7 @@ static void print_json_header(const j2k_header_params *h)
     for (size_t i = 0; i < h->num_comments; i++) {
         printf("%s", i ? ", " : "");
         if (h->comments[i].registration == 1)
-            print_json_text(h->comments[i].data, h->comments[i].size);
+            print_json_string((const char *)h->comments[i].data, h->comments[i].size, true);
         else
             printf("{\"binary_bytes\": %zu}", h->comments[i].size);
     }
@@ -223,11 +209,6 @@ static void print_json_codestream(const j2k_codestream *cs)
     printf("]}");
 }
 
-static void print_warning(void *user, const char *message)
-{
-    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
-}
-
 int describe_jpeg2000(const char *path, bool json)
 {
     uint8_t *data;
@@ -245,16 +226,16 @@ int describe_jpeg2000(const char *path, bool json)
     j2k_codestream *cs = NULL;
     gj2k_status status = GJ2K_OK;
     if (is_jp2) {
-        status = jp2_file_read(data, size, &jp2, print_warning, (void *)path, &error);
+        status = jp2_file_read(data, size, &jp2, report_warning, (void *)path, &error);
         codestream = data + jp2.codestream_offset;
         codestream_size = (size_t)jp2.codestream_length;
     }
     if (status == GJ2K_OK)
-        status = j2k_codestream_parse(codestream, codestream_size, print_warning, (void *)path,
+        status = j2k_codestream_parse(codestream, codestream_size, report_warning, (void *)path,
                                       &cs, &error);
     if (status == GJ2K_OK && json) {
         printf("{\"file\": ");
-        print_json_text((const uint8_t *)path, strlen(path));
+        print_json_string(path, strlen(path), false);
         printf(", \"format\": \"%s\", \"bytes\": %zu, ", is_jp2 ? "JP2" : "J2K", size);
         if (is_jp2)
             print_json_jp2(&jp2);

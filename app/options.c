@@ -20,6 +20,26 @@ void report_error(const char *format, ...)
     fprintf(stderr, "gj2k: %s\n", message);
 }
 
+void report_warning(void *user, const char *message)
+{
+    fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
+}
+
+void print_json_string(const char *text, size_t size, bool latin1)
+{
+    putchar('"');
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20 || (latin1 && c >= 0x7f))
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
 static long find_spec(const option_spec *specs, size_t count, const char *name)
 {
     for (size_t i = 0; i < count; i++)

@@ -48,6 +48,15 @@ void report_error(const char *format, ...)
 #endif
     ;
 
+/* A gj2k_warning_fn printing "gj2k: warning: <user>: <message>"; `user` is
+ * the file name (a const char *) the warning is about. */
+void report_warning(void *user, const char *message);
+
+/* Prints `size` bytes of text as a JSON string literal, escaped. UTF-8
+ * text (file names) passes through; `latin1` text (COM, Annex A.9.2) has
+ * its bytes from 0x7f up written as \u00XX. */
+void print_json_string(const char *text, size_t size, bool latin1);
+
 enum { EXIT_USAGE = 2 };
 
 #endif
