@@ -250,6 +250,108 @@ GJ2K_API gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size,
 GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options,
                                       gj2k_image **out, gj2k_error *error);
 
+/* ------------------------------------------------------------ encoding */
+
+/* Progression orders (Annex B.12, Table A.16). */
+typedef enum gj2k_progression {
+    GJ2K_LRCP = 0,
+    GJ2K_RLCP = 1,
+    GJ2K_RPCL = 2,
+    GJ2K_PCRL = 3,
+    GJ2K_CPRL = 4
+} gj2k_progression;
+
+/* One progression order change (POC, Annex A.6.6): from layer 0 up to
+ * `layer_end` (exclusive), resolutions [resolution_start, resolution_end),
+ * components [component_start, component_end), in `progression`. */
+typedef struct gj2k_progression_change {
+    int32_t tile; /* the tile whose header carries it; -1: the main header (every tile) */
+    uint32_t resolution_start, component_start;
+    uint32_t layer_end, resolution_end, component_end;
+    gj2k_progression progression;
+} gj2k_progression_change;
+
+/* What the per-layer targets of gj2k_encode_options mean. */
+typedef enum gj2k_rate_target {
+    GJ2K_TARGET_NONE = 0, /* no rate control: every coding pass in the last layer (lossless 5/3) */
+    GJ2K_TARGET_RATIO,    /* compression ratio (opj_compress -r): raw bytes / file bytes */
+    GJ2K_TARGET_PSNR,     /* PSNR in dB over all components (opj_compress -q) */
+    GJ2K_TARGET_BPP,      /* bits per pixel of the image area, all components together */
+    GJ2K_TARGET_BYTES     /* bytes of the whole output file */
+} gj2k_rate_target;
+
+typedef enum gj2k_mct_mode {
+    GJ2K_MCT_AUTO = 0, /* RCT / ICT when components 0..2 share size, depth and sign */
+    GJ2K_MCT_OFF,
+    GJ2K_MCT_ON        /* fail when components 0..2 cannot take it */
+} gj2k_mct_mode;
+
+#define GJ2K_MAX_LAYERS 100      /* quality layers an encode may ask for */
+#define GJ2K_MAX_RESOLUTIONS 33  /* decomposition levels + 1 (Annex A.6.1) */
+
+/*
+ * How to encode; zero-initialised means what opj_compress does without
+ * options: one tile, 6 resolutions, 64x64 code-blocks, no precincts, LRCP,
+ * reversible 5/3 with RCT for three alike components, one lossless layer.
+ */
+typedef struct gj2k_encode_options {
+    gj2k_file_format format;    /* J2K or JP2; UNKNOWN: from the path (file API), else J2K */
+    bool irreversible;          /* -I: 9/7 wavelet, ICT, expounded quantization */
+    unsigned num_resolutions;   /* -n: 1..33; 0 = 6 */
+    uint32_t code_block_width;  /* -b: powers of two 4..1024, w * h <= 4096; 0 = 64 */
+    uint32_t code_block_height;
+    /* -c: precinct sizes (powers of two), the highest resolution first; the
+     * resolutions below the last one given halve it. 0 sizes: no precincts. */
+    unsigned num_precinct_sizes;
+    uint32_t precinct_width[GJ2K_MAX_RESOLUTIONS], precinct_height[GJ2K_MAX_RESOLUTIONS];
+    uint32_t tile_width, tile_height; /* -t; 0 = the whole image in one tile */
+    uint32_t tile_x0, tile_y0;        /* -T: the tile grid's origin (at most the image's) */
+    gj2k_progression progression;     /* -p */
+    const gj2k_progression_change *progression_changes; /* -POC */
+    size_t num_progression_changes;
+    unsigned code_block_style;  /* -M: Table A.19 bits, 0..63 */
+    bool use_sop, use_eph;      /* -SOP, -EPH */
+    bool use_plt, use_tlm;      /* -PLT, -TLM */
+    gj2k_mct_mode mct;          /* -mct */
+    unsigned guard_bits;        /* 0 = 2; raised when a band needs more (Annex E.1) */
+    /* Quality layers: `num_layers` targets of kind `target`, one per layer,
+     * cumulative and increasing in quality. A last-layer target of 0 (or a
+     * ratio of at most 1) keeps every coding pass. */
+    gj2k_rate_target target;
+    unsigned num_layers;        /* 1..GJ2K_MAX_LAYERS; 0 = 1 */
+    const double *targets;      /* num_layers values; NULL with GJ2K_TARGET_NONE */
+    const char *comment;        /* COM text; NULL: "Created by gj2k <version>"; "": none */
+    unsigned threads;           /* 0 = every core */
+    gj2k_warning_fn warning;
+    void *warning_user;
+} gj2k_encode_options;
+
+/* What an encode produced. */
+typedef struct gj2k_encode_report {
+    size_t bytes;               /* of the whole output (JP2 boxes included) */
+    size_t codestream_bytes;
+    unsigned num_layers;
+    size_t layer_bytes[GJ2K_MAX_LAYERS]; /* output bytes up to the end of each layer's packets */
+    uint32_t num_tiles;
+    size_t num_codeblocks;
+    uint32_t guard_bits;        /* the largest used */
+    bool mct;                   /* a component transform was applied */
+} gj2k_encode_report;
+
+/*
+ * Encodes an image into a new malloc'ed JPEG 2000 codestream or JP2 file
+ * (*data, *size). `options` may be NULL (lossless defaults); `report` may be
+ * NULL. Components must have at most 31 bits.
+ */
+GJ2K_API gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
+                                        uint8_t **data, size_t *size, gj2k_encode_report *report,
+                                        gj2k_error *error);
+/* Encodes an image to a file, whole or not at all (a temporary name, then a
+ * rename). The format comes from options->format, else the path's extension. */
+GJ2K_API gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
+                                      const gj2k_encode_options *options,
+                                      gj2k_encode_report *report, gj2k_error *error);
+
 /* ------------------------------------------------------ build and device */
 
 /* "0.1.0" */

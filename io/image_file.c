@@ -292,6 +292,21 @@ static gj2k_status write_temporary(const char *path, const uint8_t *data, size_t
     return GJ2K_OK;
 }
 
+gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
+                             gj2k_error *error)
+{
+    char *temporary;
+    gj2k_status status = write_temporary(path, data, size, &temporary, error);
+    if (status != GJ2K_OK)
+        return status;
+    if (rename(temporary, path) != 0) {
+        status = gj2k_fail(error, GJ2K_ERROR_IO, "cannot rename to %s: %s", path, strerror(errno));
+        remove(temporary);
+    }
+    free(temporary);
+    return status;
+}
+
 /* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them). */
 static char *pgx_component_path(const char *path, uint32_t component)
 {

@@ -51,6 +51,10 @@ gj2k_status tiff_read(const uint8_t *data, size_t size, const gj2k_read_options 
 gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *options,
                        byte_buffer *out, gj2k_error *error);
 
+/* Writes `size` bytes to `path` under a temporary name beside it, then
+ * renames it: the file appears whole or not at all. */
+gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
+                             gj2k_error *error);
 /* Reads a whole file into a new malloc'ed buffer. */
 gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size, gj2k_error *error);
 
