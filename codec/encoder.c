@@ -1,20 +1,346 @@
-/* encoder.c - the public encoding API (gj2k_encode_memory, gj2k_encode_file). */
+/* encoder.c - the public encoding API: plan (encode_plan.c) -> every tile
+ * through the forward transforms and Tier-1 (encode_tile.c) -> guard bits
+ * and missing bit-planes (E.1, B.10.5) -> rate control over the whole image
+ * (rate_control.c) -> Tier-2 packets (Annex B) -> main header, tile-parts
+ * and TLM/PLT (Annex A) -> optional JP2 boxes (Annex I). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "gj2k.h"
 
+#include "encode_plan.h"
+#include "encode_tile.h"
 #include "error.h"
+#include "image_formats.h"
+#include "jp2_file.h"
+#include "rate_control.h"
+#include "tier2_encode.h"
+
+#define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */
+#define RATE_FIT_ROUNDS 6             /* header re-estimates before giving up on a size */
+
+typedef struct encoder_run {
+    const gj2k_image *image;
+    encode_plan plan;
+    encoded_tile *tiles;
+    uint32_t num_tiles;
+    byte_buffer scratch;  /* Tier-2 dry runs */
+} encoder_run;
+
+static tier2_encode_params tile_packet_params(const encoder_run *run, uint32_t tile,
+                                              unsigned num_layers)
+{
+    const j2k_header_params *h = &run->plan.main_header;
+    if (run->plan.tile_headers != NULL && run->plan.tile_headers[tile].num_pocs > 0)
+        h = &run->plan.tile_headers[tile];
+    return (tier2_encode_params){.num_layers = (uint16_t)num_layers,
+                                 .progression = run->plan.cod.progression,
+                                 .changes = h->pocs, .num_changes = h->num_pocs,
+                                 .use_sop = run->plan.cod.use_sop,
+                                 .use_eph = run->plan.cod.use_eph};
+}
+
+/* rate_measure_fn: Tier-2 over every tile for layers 0..layer. */
+static gj2k_status measure_packets(void *user, unsigned layer, size_t *bytes, gj2k_error *error)
+{
+    encoder_run *run = user;
+    *bytes = 0;
+    for (uint32_t t = 0; t < run->num_tiles; t++) {
+        run->scratch.size = 0;
+        tier2_encode_params params = tile_packet_params(run, t, layer + 1);
+        gj2k_status status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components,
+                                               &params, &run->scratch, NULL, NULL, error);
+        if (status != GJ2K_OK)
+            return status;
+        if (run->scratch.failed)
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for packets");
+        *bytes += run->scratch.size;
+    }
+    return GJ2K_OK;
+}
+
+/* Guard bits (E.1): each component gets the fewest, from the option's up,
+ * that give every code-block's bit-planes room in Mb = G + eps_b - 1; then
+ * each block's missing MSBs (B.10.5) and the source Tier-2 reads. */
+static gj2k_status settle_bit_planes(encoder_run *run, gj2k_error *error)
+{
+    encode_plan *plan = &run->plan;
+    for (uint32_t t = 0; t < run->num_tiles; t++)
+        for (size_t i = 0; i < run->tiles[t].num_blocks; i++) {
+            const encoded_block *b = &run->tiles[t].blocks[i];
+            j2k_quantization *q = &plan->components[b->component].quantization;
+            int need = (int)b->num_planes - (int)q->steps[b->subband_index].exponent + 1;
+            if (need > (int)q->guard_bits) {
+                if (need > 7)
+                    return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                                     "component %u: coefficients need %d guard bits (at most 7)",
+                                     b->component, need);
+                q->guard_bits = (uint8_t)need;
+            }
+        }
+    for (uint32_t t = 0; t < run->num_tiles; t++)
+        for (size_t i = 0; i < run->tiles[t].num_blocks; i++) {
+            encoded_block *b = &run->tiles[t].blocks[i];
+            const j2k_quantization *q = &plan->components[b->component].quantization;
+            unsigned mb = q->guard_bits + q->steps[b->subband_index].exponent - 1u;
+            b->source = (tile_codeblock_source){.data = b->data, .pass_lengths = b->lengths,
+                                                .num_passes = b->num_passes,
+                                                .missing_msbs = mb - b->num_planes,
+                                                .layer_passes = b->layer_passes};
+            b->block->source = &b->source;
+        }
+    return GJ2K_OK;
+}
+
+/* TLM (A.7.1): one entry per tile-part, split over segments as needed. */
+static gj2k_status write_tlm(byte_buffer *out, const j2k_tlm_entry *entries, uint32_t count,
+                             gj2k_error *error)
+{
+    gj2k_status status = GJ2K_OK;
+    for (uint32_t first = 0, z = 0; first < count && status == GJ2K_OK;
+         first += TLM_ENTRIES_PER_SEGMENT, z++) {
+        if (z > 255)
+            return gj2k_fail(error, GJ2K_ERROR_LIMIT, "TLM: too many tile-parts");
+        uint32_t n = count - first < TLM_ENTRIES_PER_SEGMENT ? count - first
+                                                             : TLM_ENTRIES_PER_SEGMENT;
+        j2k_tlm tlm = {.index = (uint8_t)z, .tile_index_size = count > 256 ? 2 : 1,
+                       .length_size = 4, .entries = (j2k_tlm_entry *)&entries[first], .count = n};
+        status = j2k_tlm_write(out, &tlm, error);
+    }
+    return status;
+}
+
+/* One tile-part per tile (A.4.2): SOT, the tile's POC, PLT, SOD, packets. */
+static gj2k_status write_tile_parts(encoder_run *run, byte_buffer *parts, j2k_tlm_entry *tlm,
+                                    size_t *packet_bytes, gj2k_error *error)
+{
+    const encode_plan *plan = &run->plan;
+    gj2k_status status = GJ2K_OK;
+    *packet_bytes = 0;
+    for (uint32_t t = 0; t < run->num_tiles && status == GJ2K_OK; t++) {
+        j2k_packet_lengths lengths = {0};
+        run->scratch.size = 0;
+        tier2_encode_params params = tile_packet_params(run, t, plan->cod.layers);
+        status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components, &params,
+                                   &run->scratch, NULL, plan->use_plt ? &lengths : NULL, error);
+        size_t sot_offset = 0;
+        j2k_sot sot = {.tile_index = t, .part_index = 0, .num_parts = 1};
+        if (status == GJ2K_OK)
+            status = j2k_write_tile_part_begin(parts, &plan->siz, &sot,
+                                               plan->tile_headers ? &plan->tile_headers[t] : NULL,
+                                               &sot_offset, error);
+        if (status == GJ2K_OK && plan->use_plt && lengths.count > 0)
+            status = j2k_plt_write(parts, lengths.lengths, lengths.count, error);
+        free(lengths.lengths);
+        if (status != GJ2K_OK)
+            break;
+        j2k_marker_write(parts, J2K_SOD);
+        byte_buffer_append(parts, run->scratch.data, run->scratch.size);
+        *packet_bytes += run->scratch.size;
+        status = j2k_write_tile_part_end(parts, sot_offset, error);
+        tlm[t] = (j2k_tlm_entry){.tile_index = t, .length = (uint32_t)(parts->size - sot_offset)};
+    }
+    return status;
+}
+
+/* The whole output (codestream, in JP2 boxes when asked) into `out`. */
+static gj2k_status write_output(encoder_run *run, byte_buffer *out, size_t *codestream_bytes,
+                                size_t *packet_bytes, gj2k_error *error)
+{
+    byte_buffer codestream = {0}, parts = {0};
+    j2k_tlm_entry *tlm = calloc(run->num_tiles, sizeof *tlm);
+    gj2k_status status = tlm ? GJ2K_OK : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (status == GJ2K_OK)
+        status = write_tile_parts(run, &parts, tlm, packet_bytes, error);
+    if (status == GJ2K_OK)
+        status = j2k_write_main_header(&codestream, &run->plan.siz, &run->plan.main_header, error);
+    if (status == GJ2K_OK && run->plan.use_tlm)
+        status = write_tlm(&codestream, tlm, run->num_tiles, error);
+    if (status == GJ2K_OK) {
+        byte_buffer_append(&codestream, parts.data, parts.size);
+        j2k_marker_write(&codestream, J2K_EOC);
+        if (codestream.failed || parts.failed)
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the codestream");
+    }
+    *codestream_bytes = codestream.size;
+    out->size = 0;
+    if (status == GJ2K_OK && run->plan.format == GJ2K_FORMAT_JP2) {
+        jp2_file jp2;
+        status = jp2_file_describe_image(&jp2, run->image, error);
+        if (status == GJ2K_OK) {
+            status = jp2_file_write(&jp2, codestream.data, codestream.size, out, error);
+            jp2_file_free(&jp2);
+        }
+    } else if (status == GJ2K_OK) {
+        byte_buffer_append(out, codestream.data, codestream.size);
+    }
+    if (status == GJ2K_OK && out->failed)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the output");
+    byte_buffer_free(&codestream);
+    byte_buffer_free(&parts);
+    free(tlm);
+    return status;
+}
+
+static bool has_byte_targets(const encode_plan *plan)
+{
+    for (unsigned l = 0; l < plan->cod.layers; l++)
+        if (!plan->layers[l].lossless && !plan->layers[l].by_distortion)
+            return true;
+    return false;
+}
+
+/* Rate control, then the output; with byte targets, the bytes besides
+ * packets are measured from a real write and the fit redone until the file
+ * meets its target. */
+static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t *codestream_bytes,
+                                      gj2k_error *error)
+{
+    encode_plan *plan = &run->plan;
+    double floor = 0.0;
+    if (!plan->reversible)
+        for (uint32_t t = 0; t < run->num_tiles; t++)
+            for (size_t i = 0; i < run->tiles[t].num_blocks; i++) {
+                const encoded_block *b = &run->tiles[t].blocks[i];
+                const tile_codeblock *cb = b->block;
+                /* Uniform quantization error: Delta^2 / 12 per coefficient. */
+                floor += plan->components[b->component].weight[b->subband_index] / 12.0 *
+                         (double)(cb->rect.x1 - cb->rect.x0) * (cb->rect.y1 - cb->rect.y0);
+            }
+    rate_request request = {.tiles = run->tiles, .num_tiles = run->num_tiles, .plan = plan,
+                            .distortion_floor = floor, .measure = measure_packets,
+                            .measure_user = run};
+    size_t packet_bytes = 0;
+    gj2k_status status = GJ2K_OK;
+    if (has_byte_targets(plan)) {
+        /* First estimate of the overhead: the file with every layer empty. */
+        for (uint32_t t = 0; t < run->num_tiles; t++)
+            for (size_t i = 0; i < run->tiles[t].num_blocks; i++)
+                memset(run->tiles[t].blocks[i].layer_passes, 0, plan->cod.layers);
+        status = write_output(run, out, codestream_bytes, &packet_bytes, error);
+        request.overhead = out->size - packet_bytes;
+    }
+    size_t target = plan->layers[plan->cod.layers - 1].max_bytes;
+    for (unsigned round = 0; status == GJ2K_OK; round++) {
+        status = rate_control_allocate(&request, error);
+        if (status == GJ2K_OK)
+            status = write_output(run, out, codestream_bytes, &packet_bytes, error);
+        const encode_layer_target *last = &plan->layers[plan->cod.layers - 1];
+        if (status != GJ2K_OK || last->lossless || last->by_distortion || out->size <= target)
+            break;
+        if (round + 1 == RATE_FIT_ROUNDS)
+            return gj2k_fail(error, GJ2K_ERROR_LIMIT,
+                             "cannot fit the image into %zu bytes (the smallest file is %zu)",
+                             target, out->size);
+        request.overhead += out->size - target;
+    }
+    return status;
+}
+
+static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
+                        gj2k_encode_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->bytes = bytes;
+    report->codestream_bytes = codestream_bytes;
+    report->num_layers = run->plan.cod.layers;
+    report->num_tiles = run->num_tiles;
+    report->mct = run->plan.cod.mct != 0;
+    size_t all_packets = 0;
+    gj2k_error ignored;
+    if (measure_packets(run, run->plan.cod.layers - 1, &all_packets, &ignored) != GJ2K_OK)
+        return;
+    for (unsigned l = 0; l < run->plan.cod.layers; l++) {
+        size_t packets = 0;
+        if (measure_packets(run, l, &packets, &ignored) == GJ2K_OK)
+            report->layer_bytes[l] = bytes - all_packets + packets;
+    }
+    for (uint32_t t = 0; t < run->num_tiles; t++)
+        report->num_codeblocks += run->tiles[t].num_blocks;
+    for (uint32_t c = 0; c < run->plan.siz.num_components; c++)
+        if (run->plan.components[c].quantization.guard_bits > report->guard_bits)
+            report->guard_bits = run->plan.components[c].quantization.guard_bits;
+}
+
+static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *options,
+                          gj2k_file_format format, byte_buffer *out, gj2k_encode_report *report,
+                          gj2k_error *error)
+{
+    gj2k_encode_options defaults = {0};
+    if (options == NULL)
+        options = &defaults;
+    encoder_run run = {.image = image};
+    gj2k_status status = encode_plan_create(image, options, format, &run.plan, error);
+    if (status != GJ2K_OK)
+        return status;
+    run.num_tiles = run.plan.siz.num_tiles;
+    run.tiles = calloc(run.num_tiles, sizeof *run.tiles);
+    if (run.tiles == NULL)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for %u tiles",
+                           run.num_tiles);
+    for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++)
+        status = encode_tile(&run.plan, image, t, &run.tiles[t], error);
+    if (status == GJ2K_OK)
+        status = settle_bit_planes(&run, error);
+    if (status == GJ2K_OK) {
+        char comment[64];
+        snprintf(comment, sizeof comment, "Created by gj2k %s", GJ2K_VERSION_STRING);
+        status = encode_plan_finish_headers(&run.plan,
+                                            options->comment ? options->comment : comment, error);
+    }
+    size_t codestream_bytes = 0;
+    if (status == GJ2K_OK)
+        status = allocate_and_write(&run, out, &codestream_bytes, error);
+    if (status == GJ2K_OK && report != NULL)
+        fill_report(&run, out->size, codestream_bytes, report);
+    for (uint32_t t = 0; run.tiles != NULL && t < run.num_tiles; t++)
+        encoded_tile_free(&run.tiles[t]);
+    free(run.tiles);
+    byte_buffer_free(&run.scratch);
+    encode_plan_free(&run.plan);
+    return status;
+}
 
 gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
                                uint8_t **data, size_t *size, gj2k_encode_report *report,
                                gj2k_error *error)
 {
-    (void)image, (void)options, (void)data, (void)size, (void)report;
-    return gj2k_fail(error, GJ2K_ERROR_NOT_IMPLEMENTED, "the encoder is not implemented yet");
+    if (data == NULL || size == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no place for the output");
+    *data = NULL;
+    *size = 0;
+    gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
+                                  ? options->format : GJ2K_FORMAT_J2K;
+    byte_buffer out = {0};
+    gj2k_status status = encode(image, options, format, &out, report, error);
+    if (status != GJ2K_OK) {
+        byte_buffer_free(&out);
+        return status;
+    }
+    *data = byte_buffer_release(&out, size);
+    return GJ2K_OK;
 }
 
 gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
                              const gj2k_encode_options *options, gj2k_encode_report *report,
                              gj2k_error *error)
 {
-    (void)image, (void)path, (void)options, (void)report;
-    return gj2k_fail(error, GJ2K_ERROR_NOT_IMPLEMENTED, "the encoder is not implemented yet");
+    if (path == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no output path");
+    gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
+                                  ? options->format : gj2k_format_from_path(path);
+    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "%s: not a JPEG 2000 name (use .j2k .j2c .jpc or .jp2)", path);
+    gj2k_encode_options chosen = options ? *options : (gj2k_encode_options){0};
+    chosen.format = format;
+    uint8_t *data;
+    size_t size;
+    gj2k_status status = gj2k_encode_memory(image, &chosen, &data, &size, report, error);
+    if (status != GJ2K_OK)
+        return status;
+    status = file_write_whole(path, data, size, error);
+    free(data);
+    return status;
 }

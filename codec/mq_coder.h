@@ -95,6 +95,25 @@ void mq_encoder_flush_predictable(mq_encoder *e);
  * final length of the segment. */
 size_t mq_encoder_truncation_length(const mq_encoder *e);
 
+/* The coder's state at the end of a pass, to find later, once the
+ * segment's bytes are final, the shortest prefix that still decodes every
+ * symbol coded up to then (mq_snapshot_truncation_length). */
+typedef struct mq_snapshot {
+    size_t length;        /* bytes in the buffer, the pending byte B included */
+    uint32_t pending;     /* B as it was (a later carry may raise it) */
+    uint32_t a, c;
+    unsigned ct;
+} mq_snapshot;
+
+mq_snapshot mq_encoder_snapshot(const mq_encoder *e);
+/* The fewest bytes of the buffer (counted from 0, as `length`) such that
+ * the segment [segment_start, segment_end) cut there, followed by the 1 bits
+ * a decoder supplies (C.3.4), codes a value inside the interval [C, C + A)
+ * of the snapshot: every symbol up to it decodes as coded. Never ends on
+ * 0xFF; at most segment_end. */
+size_t mq_snapshot_truncation_length(const mq_snapshot *snapshot, const uint8_t *data,
+                                     size_t segment_start, size_t segment_end);
+
 /* Appends a byte to the buffer (growing it); used by the coders. */
 void mq_encoder_put_byte(mq_encoder *e, uint32_t byte);
 

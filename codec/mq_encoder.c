@@ -126,6 +126,52 @@ size_t mq_encoder_truncation_length(const mq_encoder *e)
     return e->length + (27 - e->ct + 6) / 7;
 }
 
+mq_snapshot mq_encoder_snapshot(const mq_encoder *e)
+{
+    return (mq_snapshot){.length = e->length, .pending = pending_byte(e), .a = e->a, .c = e->c,
+                         .ct = e->ct};
+}
+
+/*
+ * The code value as a decoder sees it: byte i adds F_i * 2^-p_i, where p
+ * advances by 8 per byte and by 7 after 0xFF (the stuffed bit overlaps the
+ * 0xFF's last bit, where the encoder's carry lands; C.2.7, C.3.4). With B at
+ * index b, bit k of the snapshot's C weighs 2^(k - 27 + CT - p_b). Cutting
+ * after byte L-1 and filling with 1 bits gives P_L + 2^-p_(L-1); the full
+ * stream's value lies in [low, low + A) and the cut value is not below it,
+ * so the cut works when P_L + 2^-p_(L-1) <= low + A. All in units of
+ * 2^-(p_b + 51 - CT): byte i weighs 2^(51 - CT - (p_i - p_b)).
+ */
+size_t mq_snapshot_truncation_length(const mq_snapshot *s, const uint8_t *data,
+                                     size_t segment_start, size_t segment_end)
+{
+    if (s->length >= segment_end)
+        return segment_end;
+    bool has_b = s->length > segment_start; /* else B is the dummy byte 0 */
+    size_t b = s->length - 1;               /* index of B (when has_b) */
+    uint32_t final_b = has_b ? data[b] : 0;
+    int64_t margin = ((int64_t)s->c + (int64_t)s->a) << 24; /* low + A - P_b, bytes after b unknown */
+    margin += has_b ? ((int64_t)s->pending - (int64_t)final_b) << (51 - s->ct) : 0;
+    /* Cut right after B: only 1 bits follow it. */
+    if ((!has_b || final_b != 0xFF) && margin - ((int64_t)1 << (51 - s->ct)) >= 0)
+        return s->length;
+    unsigned shift = 0;             /* p_i - p_b */
+    uint32_t previous = final_b;
+    for (size_t length = s->length + 1; length <= segment_end && length <= s->length + 5;
+         length++) {
+        size_t i = length - 1;       /* the last byte kept */
+        shift += previous == 0xFF ? 7 : 8;
+        if ((int)shift > 51 - (int)s->ct)
+            break;
+        int64_t weight = (int64_t)1 << (51 - s->ct - shift);
+        margin -= (int64_t)data[i] * weight;
+        previous = data[i];
+        if (data[i] != 0xFF && margin - weight >= 0)
+            return length;
+    }
+    return segment_end;
+}
+
 /* ----------------------------------------------------------- bypass */
 
 void mq_encoder_start_bypass(mq_encoder *e)

@@ -79,6 +79,7 @@ static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style)
 typedef struct tier1_workspace {
     uint32_t flags[TIER1_MAX_FLAGS];        /* per sample, 1-sample border: TIER1_FLAG_* */
     uint32_t magnitudes[TIER1_MAX_SAMPLES]; /* bits coded so far (encoder: all, sign in bit 31) */
+    uint8_t fractions[TIER1_MAX_SAMPLES];   /* encoder: fractions of the magnitudes, 1/256 */
 } tier1_workspace;
 
 tier1_workspace *tier1_workspace_create(void);
@@ -118,6 +119,18 @@ gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint3
                                uint32_t height, dwt_band band, unsigned style,
                                unsigned magnitude_bits, tier1_workspace *workspace,
                                tier1_encoded_block *out);
+
+/* As tier1_encode_block for the irreversible path: `fractions` (same
+ * layout as the coefficients) hold each |a| / Delta - |q| in 1/256, and the
+ * decoder is taken to reconstruct at r = 1/2 even when every plane is known
+ * (E.1.1.2), so the distortion reductions measure the error against the
+ * unquantized coefficients. The coded bytes are the same. */
+gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
+                                              const uint8_t *fractions, size_t stride,
+                                              uint32_t width, uint32_t height, dwt_band band,
+                                              unsigned style, unsigned magnitude_bits,
+                                              tier1_workspace *workspace,
+                                              tier1_encoded_block *out);
 
 void tier1_encoded_block_release(tier1_encoded_block *block);
 

@@ -13,24 +13,39 @@ typedef struct block_encoder {
     uint32_t width, height;
     const uint8_t *zero_context;
     bool causal;
+    /* Irreversible path: each |q|'s fraction below 1 in 1/256 (NULL: none),
+     * and reconstruction at r = 1/2 even when every plane is known. */
+    const uint8_t *fractions;
+    bool half_at_zero;
     mq_encoder mq;
 } block_encoder;
 
 #define SIGN_BIT 0x80000000u
 
-/* Midpoint reconstruction of magnitude v when the planes >= p are known. */
-static double midpoint(uint32_t v, unsigned p)
+/* Midpoint reconstruction of magnitude v when the planes >= p are known
+ * (E.1.1.2 with r = 1/2; r = 0 at p = 0 unless half_at_zero). */
+static double midpoint(uint32_t v, unsigned p, bool half_at_zero)
 {
     uint32_t known = p >= 31 ? 0 : v >> p << p;
     if (known == 0)
         return 0.0;
-    return (double)known + (p > 0 ? (double)(1u << (p - 1)) : 0.0);
+    return (double)known + (p > 0 ? (double)(1u << (p - 1)) : half_at_zero ? 0.5 : 0.0);
 }
 
-/* (v - before)^2 - (v - after)^2, factored to stay exact in the factors. */
-static double error_decrease(uint32_t v, double before, double after)
+/* The magnitude the distortion is measured against: |q|, plus its fraction
+ * when known. */
+static inline double true_value(const block_encoder *b, const uint32_t *m)
 {
-    return (after - before) * (2.0 * (double)v - after - before);
+    double v = (double)(*m & ~SIGN_BIT);
+    if (b->fractions != NULL)
+        v += ((double)b->fractions[m - b->mag] + 0.5) * (1.0 / 256.0);
+    return v;
+}
+
+/* (t - before)^2 - (t - after)^2, factored to stay exact in the factors. */
+static double error_decrease(double t, double before, double after)
+{
+    return (after - before) * (2.0 * t - after - before);
 }
 
 /* Codes the sign (D.3.2) of the sample at f, which has just become
@@ -52,7 +67,7 @@ static inline void encode_sign(block_encoder *b, uint32_t *f, uint32_t word, boo
  * significant neighbour, in stripe order (D.1). */
 static inline double significance_pass(block_encoder *b, unsigned p, bool raw)
 {
-    const double value = midpoint(1u << p, p);
+    const double value = midpoint(1u << p, p, b->half_at_zero);
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -73,7 +88,7 @@ static inline double significance_pass(block_encoder *b, unsigned p, bool raw)
                 *f |= TIER1_FLAG_VISITED;
                 if (bit) {
                     encode_sign(b, f, *m, r == 0, raw);
-                    reduction += error_decrease(*m & ~SIGN_BIT, 0.0, value);
+                    reduction += error_decrease(true_value(b, m), 0.0, value);
                 }
             }
         }
@@ -102,7 +117,8 @@ static inline double refinement_pass(block_encoder *b, unsigned p, bool raw)
                 else
                     mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
                 *f = fl | TIER1_FLAG_REFINED;
-                reduction += error_decrease(v, midpoint(v, p + 1), midpoint(v, p));
+                reduction += error_decrease(true_value(b, m), midpoint(v, p + 1, b->half_at_zero),
+                                            midpoint(v, p, b->half_at_zero));
             }
         }
     }
@@ -114,7 +130,7 @@ static inline double refinement_pass(block_encoder *b, unsigned p, bool raw)
  * insignificant. Clears the visited flags. */
 static double cleanup_pass(block_encoder *b, unsigned p)
 {
-    const double value = midpoint(1u << p, p);
+    const double value = midpoint(1u << p, p, b->half_at_zero);
     const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
     const ptrdiff_t fs = b->fs;
     double reduction = 0.0;
@@ -138,7 +154,7 @@ static double cleanup_pass(block_encoder *b, unsigned p)
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k & 1u);
                 uint32_t word = m[(size_t)k * w];
                 encode_sign(b, f + (ptrdiff_t)k * fs, word, k == 0, false);
-                reduction += error_decrease(word & ~SIGN_BIT, 0.0, value);
+                reduction += error_decrease(true_value(b, m + (size_t)k * w), 0.0, value);
                 r = k + 1;
             }
             for (; r < rows; r++) {
@@ -151,7 +167,7 @@ static double cleanup_pass(block_encoder *b, unsigned p)
                                           bit);
                     if (bit) {
                         encode_sign(b, fr, word, r == 0, false);
-                        reduction += error_decrease(word & ~SIGN_BIT, 0.0, value);
+                        reduction += error_decrease(true_value(b, m + (size_t)r * w), 0.0, value);
                     }
                 }
                 *fr &= ~TIER1_FLAG_VISITED;
@@ -189,14 +205,20 @@ static uint32_t load_block(tier1_workspace *ws, const int32_t *coefficients, siz
     return all;
 }
 
-/* Caps the truncation points of the segment just ended (passes first..last)
- * at its final length, keeps them off a final 0xFF (a decoder supplies it,
- * C.3.4) and non-decreasing. */
-static void settle_lengths(tier1_encoded_block *out, const uint8_t *data, unsigned first,
-                           unsigned last, size_t segment_start, size_t segment_end)
+/* Settles the truncation points of the segment just ended (passes
+ * first..last): an arithmetic pass's is the shortest prefix that decodes it
+ * (its snapshot against the final bytes), a raw pass keeps its bound; all
+ * are capped at the segment's final length, kept off a final 0xFF (a
+ * decoder supplies it, C.3.4) and non-decreasing. */
+static void settle_lengths(tier1_encoded_block *out, const mq_snapshot *snapshots,
+                           const bool *exact, const uint8_t *data, unsigned first, unsigned last,
+                           size_t segment_start, size_t segment_end)
 {
     for (unsigned j = first; j <= last; j++) {
         size_t length = out->passes[j].length;
+        if (exact[j] && j != last)
+            length = mq_snapshot_truncation_length(&snapshots[j], data, segment_start,
+                                                   segment_end);
         if (length > segment_end || j == last)
             length = segment_end;
         if (length > segment_start && length < segment_end && data[length - 1] == 0xFF)
@@ -211,6 +233,17 @@ gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint3
                                uint32_t height, dwt_band band, unsigned style,
                                unsigned magnitude_bits, tier1_workspace *workspace,
                                tier1_encoded_block *out)
+{
+    return tier1_encode_block_with_fractions(coefficients, NULL, stride, width, height, band,
+                                             style, magnitude_bits, workspace, out);
+}
+
+gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
+                                              const uint8_t *fractions, size_t stride,
+                                              uint32_t width, uint32_t height, dwt_band band,
+                                              unsigned style, unsigned magnitude_bits,
+                                              tier1_workspace *workspace,
+                                              tier1_encoded_block *out)
 {
     if (out == NULL)
         return GJ2K_ERROR_INVALID_ARGUMENT;
@@ -249,6 +282,13 @@ gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint3
     b.height = height;
     b.zero_context = tier1_zero_context[band];
     b.causal = (style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
+    b.fractions = NULL;
+    b.half_at_zero = fractions != NULL;
+    if (fractions != NULL) {
+        for (uint32_t y = 0; y < height; y++)
+            memcpy(ws->fractions + (size_t)y * width, fractions + (size_t)y * stride, width);
+        b.fractions = ws->fractions;
+    }
     if (!mq_encoder_init(&b.mq, (size_t)width * height * planes / 4 + 64)) {
         if (ws != workspace)
             tier1_workspace_destroy(ws);
@@ -257,6 +297,8 @@ gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint3
 
     const bool predictable = (style & TIER1_STYLE_PREDICTABLE) != 0;
     unsigned passes = 3 * planes - 2, segment_first = 0;
+    mq_snapshot snapshots[TIER1_MAX_PASSES];
+    bool exact[TIER1_MAX_PASSES] = {false};
     size_t segment_start = 0;
     bool open = false;
     for (unsigned j = 0; j < passes; j++) {
@@ -295,11 +337,14 @@ gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint3
             else
                 mq_encoder_flush(&b.mq);
             info->length = b.mq.length;
-            settle_lengths(out, b.mq.data, segment_first, j, segment_start, b.mq.length);
+            settle_lengths(out, snapshots, exact, b.mq.data, segment_first, j, segment_start,
+                           b.mq.length);
             open = false;
         } else {
             info->length = raw ? mq_encoder_bypass_truncation_length(&b.mq)
                                : mq_encoder_truncation_length(&b.mq);
+            snapshots[j] = mq_encoder_snapshot(&b.mq);
+            exact[j] = !raw;
         }
         if (style & TIER1_STYLE_RESET)
             mq_reset_contexts(b.mq.contexts);

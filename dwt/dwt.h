@@ -61,6 +61,13 @@ gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned
 gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
 
+/* The squared L2 norm of the synthesis of one coefficient of band `band`
+ * at decomposition level `level` (1..32; level 0 is the samples: 1): the
+ * squared sample error that a unit coefficient error causes after the
+ * inverse transform (Annex F, 2D_SR), for the 5/3 (`reversible`) or 9/7
+ * filters. NAN only when scratch memory cannot be allocated. */
+double dwt_synthesis_energy(bool reversible, unsigned level, dwt_band band);
+
 /* The lifting constants of the irreversible 9/7 filter (Annex F.4.8.2, Table F.4). */
 #define DWT97_ALPHA (-1.586134342059924f)
 #define DWT97_BETA (-0.052980118572961f)

@@ -61,3 +61,18 @@ void ict_inverse(float *c0, float *c1, float *c2, size_t count)
         c2[i] = y + 1.772f * cb;
     }
 }
+
+double rct_synthesis_energy(unsigned component)
+{
+    /* I1 = Y0 - (Y1 + Y2) / 4, I0 = Y2 + I1, I2 = Y1 + I1: Y0 reaches all three
+     * with weight 1; Y1 and Y2 with 3/4, -1/4, -1/4. */
+    return component == 0 ? 3.0 : 11.0 / 16.0;
+}
+
+double ict_synthesis_energy(unsigned component)
+{
+    float v[3] = {0.0f, 0.0f, 0.0f};
+    v[component < 3 ? component : 0] = 1.0f;
+    ict_inverse(&v[0], &v[1], &v[2], 1);
+    return (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+}

@@ -18,4 +18,11 @@ void ict_forward(float *c0, float *c1, float *c2, size_t count);
 /* YCbCr to RGB with the coefficients of eq. G-10. */
 void ict_inverse(float *c0, float *c1, float *c2, size_t count);
 
+/* The squared sample error (summed over the three outputs) that a unit
+ * error on transformed component `component` (0..2) causes after the
+ * inverse transform: from eq. G-6 without its rounding for the RCT, from
+ * ict_inverse itself for the ICT. Rate control weighs distortion with it. */
+double rct_synthesis_energy(unsigned component);
+double ict_synthesis_energy(unsigned component);
+
 #endif

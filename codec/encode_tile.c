@@ -1,0 +1,299 @@
+/* encode_tile.c - see encode_tile.h. */
+#include "encode_tile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "component_transform.h"
+#include "dwt.h"
+#include "error.h"
+#include "level_shift.h"
+#include "parallel_for.h"
+#include "quantization.h"
+#include "tier1.h"
+
+/* One tile-component on its way from samples to quantization indices. */
+typedef struct forward_plane {
+    const encode_component_plan *plan;
+    const gj2k_component *source;
+    dwt_rect rect;           /* the tile-component (eq. B-12) */
+    bool reversible;
+    int32_t *integers;       /* samples, then 5/3 coefficients or quantization indices */
+    float *floats;           /* 9/7 path: samples, then coefficients */
+    uint8_t *fractions;      /* 9/7 path: |a| / Delta - |q| in 1/256, for rate control */
+} forward_plane;
+
+static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
+
+/* Copies the tile-component's samples and level-shifts them (G.1.1). */
+static gj2k_status load_plane(void *context, size_t index, unsigned worker)
+{
+    (void)worker;
+    forward_plane *plane = &((forward_plane *)context)[index];
+    dwt_rect r = plane->rect;
+    size_t width = r.x1 - r.x0;
+    const gj2k_component *c = plane->source;
+    for (uint32_t y = r.y0; y < r.y1; y++)
+        memcpy(plane->integers + (size_t)(y - r.y0) * width,
+               c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0),
+               width * sizeof(int32_t));
+    level_shift_forward(plane->integers, rect_area(r), plane->plan->precision,
+                        plane->plan->is_signed);
+    if (!plane->reversible)
+        for (size_t i = 0; i < rect_area(r); i++)
+            plane->floats[i] = (float)plane->integers[i];
+    return GJ2K_OK;
+}
+
+/* Quantizes every band of a 9/7 plane into `integers` (E.1, eq. E-1). */
+static void quantize_plane(forward_plane *plane)
+{
+    unsigned levels = plane->plan->coding.levels;
+    size_t stride = plane->rect.x1 - plane->rect.x0;
+    for (unsigned s = 0; s < 3 * levels + 1; s++) {
+        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
+        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+        uint32_t x, y, w, h;
+        dwt_band_placement(plane->rect, level, band, &x, &y, &w, &h);
+        float delta = (float)plane->plan->step[s];
+        for (uint32_t row = 0; row < h; row++) {
+            size_t at = (size_t)(y + row) * stride + x;
+            quant_forward(plane->floats + at, plane->integers + at, w, delta);
+            for (uint32_t i = 0; i < w; i++) {
+                float ratio = fabsf(plane->floats[at + i]) / delta;
+                float fraction = (ratio - floorf(ratio)) * 256.0f;
+                plane->fractions[at + i] = (uint8_t)(fraction < 255.0f ? fraction : 255.0f);
+            }
+        }
+    }
+}
+
+/* The forward DWT of one plane (F.4.2), then quantization for 9/7. */
+static gj2k_status transform_plane(void *context, size_t index, unsigned worker)
+{
+    (void)worker;
+    forward_plane *plane = &((forward_plane *)context)[index];
+    size_t stride = plane->rect.x1 - plane->rect.x0;
+    unsigned levels = plane->plan->coding.levels;
+    if (rect_area(plane->rect) == 0)
+        return GJ2K_OK;
+    if (plane->reversible)
+        return dwt_forward_53(plane->integers, stride, plane->rect, levels);
+    gj2k_status status = dwt_forward_97(plane->floats, stride, plane->rect, levels);
+    if (status == GJ2K_OK)
+        quantize_plane(plane);
+    return status;
+}
+
+/* What the Tier-1 workers share. */
+typedef struct block_coding {
+    const encode_plan *plan;
+    forward_plane *planes;
+    encoded_block *blocks;
+    const int32_t **origins;        /* per block: its first coefficient */
+    tier1_workspace **workspaces;   /* per worker */
+    tier1_encoded_block **scratch;  /* per worker */
+    unsigned num_layers;
+} block_coding;
+
+static gj2k_status code_block(void *context, size_t index, unsigned worker)
+{
+    block_coding *work = context;
+    encoded_block *eb = &work->blocks[index];
+    const tile_codeblock *cb = eb->block;
+    uint32_t width = cb->rect.x1 - cb->rect.x0, height = cb->rect.y1 - cb->rect.y0;
+    const forward_plane *plane = &work->planes[eb->component];
+    tier1_encoded_block *out = work->scratch[worker];
+    dwt_band band = eb->subband_index == 0 ? DWT_BAND_LL
+                                           : (dwt_band)((eb->subband_index - 1) % 3 + 1);
+    size_t stride = plane->rect.x1 - plane->rect.x0;
+    const int32_t *origin = work->origins[index];
+    const uint8_t *fractions =
+        plane->fractions ? plane->fractions + (origin - plane->integers) : NULL;
+    gj2k_status status = tier1_encode_block_with_fractions(
+        origin, fractions, stride, width, height, band, plane->plan->coding.code_block_style,
+        TIER1_MAX_PLANES, work->workspaces[worker], out);
+    if (status != GJ2K_OK)
+        return status;
+    /* One allocation: lengths, distortions, then layer_passes. */
+    size_t n = out->num_passes;
+    size_t bytes = n * (sizeof(size_t) + sizeof(double)) + work->num_layers;
+    uint8_t *memory = calloc(1, bytes ? bytes : 1);
+    if (memory == NULL) {
+        tier1_encoded_block_release(out);
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    }
+    eb->lengths = (size_t *)(void *)memory;
+    eb->distortion = (double *)(void *)(memory + n * sizeof(size_t));
+    eb->layer_passes = memory + n * (sizeof(size_t) + sizeof(double));
+    double weight = plane->plan->weight[eb->subband_index];
+    for (size_t j = 0; j < n; j++) {
+        eb->lengths[j] = out->passes[j].length;
+        eb->distortion[j] = out->passes[j].distortion_reduction * weight;
+    }
+    eb->num_planes = (uint8_t)out->num_planes;
+    eb->num_passes = (uint8_t)n;
+    eb->data = out->data;
+    eb->size = out->size;
+    out->data = NULL;
+    return GJ2K_OK;
+}
+
+/* Lists the tile's code-blocks (every component, resolution, precinct,
+ * band) with where each one's coefficients start. */
+static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const int32_t ***origins,
+                               gj2k_error *error)
+{
+    size_t count = 0;
+    for (uint32_t c = 0; c < tile->num_components; c++)
+        count += tile->components[c].num_codeblocks;
+    tile->blocks = calloc(count ? count : 1, sizeof *tile->blocks);
+    *origins = calloc(count ? count : 1, sizeof **origins);
+    if (tile->blocks == NULL || *origins == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
+    size_t n = 0;
+    for (uint32_t c = 0; c < tile->num_components; c++) {
+        tile_component *tc = &tile->components[c];
+        size_t stride = planes[c].rect.x1 - planes[c].rect.x0;
+        for (unsigned r = 0; r < tc->num_resolutions; r++) {
+            tile_resolution *res = &tc->resolutions[r];
+            for (uint32_t k = 0; k < tile_resolution_num_precincts(res); k++)
+                for (unsigned b = 0; b < res->num_bands; b++) {
+                    const tile_band *band = &res->bands[b];
+                    tile_precinct_band *pb = &res->precincts[k].bands[b];
+                    uint32_t px, py, pw, ph;
+                    dwt_band_placement(tc->rect, band->level, band->orientation, &px, &py, &pw, &ph);
+                    for (size_t i = 0; i < (size_t)pb->blocks_wide * pb->blocks_high; i++) {
+                        tile_codeblock *cb = &pb->blocks[i];
+                        if (cb->rect.x1 <= cb->rect.x0 || cb->rect.y1 <= cb->rect.y0)
+                            continue;
+                        encoded_block *eb = &tile->blocks[n];
+                        eb->block = cb;
+                        eb->component = c;
+                        eb->subband_index = band->subband_index;
+                        (*origins)[n++] = planes[c].integers +
+                                          (size_t)(py + cb->rect.y0 - band->rect.y0) * stride +
+                                          (px + cb->rect.x0 - band->rect.x0);
+                    }
+                }
+        }
+    }
+    tile->num_blocks = n;
+    return GJ2K_OK;
+}
+
+static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forward_plane *planes,
+                               const int32_t **origins, gj2k_error *error)
+{
+    unsigned threads = parallel_thread_count(plan->threads);
+    if ((size_t)threads > tile->num_blocks)
+        threads = tile->num_blocks ? (unsigned)tile->num_blocks : 1;
+    block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
+                         .origins = origins, .num_layers = plan->cod.layers};
+    work.workspaces = calloc(threads, sizeof *work.workspaces);
+    work.scratch = calloc(threads, sizeof *work.scratch);
+    gj2k_status status = work.workspaces && work.scratch ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;
+    for (unsigned t = 0; t < threads && status == GJ2K_OK; t++) {
+        work.workspaces[t] = tier1_workspace_create();
+        work.scratch[t] = malloc(sizeof **work.scratch);
+        if (work.workspaces[t] == NULL || work.scratch[t] == NULL)
+            status = GJ2K_ERROR_OUT_OF_MEMORY;
+    }
+    if (status == GJ2K_OK)
+        status = parallel_for(tile->num_blocks, threads, code_block, &work);
+    for (unsigned t = 0; t < threads; t++) {
+        if (work.workspaces)
+            tier1_workspace_destroy(work.workspaces[t]);
+        if (work.scratch)
+            free(work.scratch[t]);
+    }
+    free(work.workspaces);
+    free(work.scratch);
+    if (status != GJ2K_OK)
+        return gj2k_fail(error, status, "tile %u: code-block coding failed (%s)", tile->index,
+                         gj2k_status_name(status));
+    return GJ2K_OK;
+}
+
+gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
+                        encoded_tile *out, gj2k_error *error)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n = plan->siz.num_components;
+    out->index = tile_index;
+    out->num_components = n;
+    out->components = calloc(n, sizeof *out->components);
+    forward_plane *planes = calloc(n, sizeof *planes);
+    const int32_t **origins = NULL;
+    gj2k_status status = GJ2K_OK;
+    if (out->components == NULL || planes == NULL)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for tile %u", tile_index);
+    dwt_rect tile_rect = j2k_tile_rect(&plan->siz, tile_index);
+    for (uint32_t c = 0; c < n && status == GJ2K_OK; c++) {
+        forward_plane *plane = &planes[c];
+        plane->plan = &plan->components[c];
+        plane->source = &image->components[c];
+        plane->reversible = plan->reversible;
+        status = tile_component_init(&out->components[c], tile_rect, plan->siz.components[c].dx,
+                                     plan->siz.components[c].dy, &plane->plan->coding, 0, error);
+        if (status != GJ2K_OK)
+            break;
+        plane->rect = out->components[c].rect;
+        size_t area = rect_area(plane->rect);
+        plane->integers = malloc((area ? area : 1) * sizeof *plane->integers);
+        if (!plane->reversible) {
+            plane->floats = malloc((area ? area : 1) * sizeof *plane->floats);
+            plane->fractions = malloc(area ? area : 1);
+        }
+        if (plane->integers == NULL ||
+            (!plane->reversible && (plane->floats == NULL || plane->fractions == NULL)))
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
+                               "out of memory for tile %u component %u", tile_index, c);
+    }
+    if (status == GJ2K_OK)
+        status = parallel_for(n, plan->threads, load_plane, planes);
+    if (status == GJ2K_OK && plan->cod.mct) {
+        size_t area = rect_area(planes[0].rect);
+        if (plan->reversible)
+            rct_forward(planes[0].integers, planes[1].integers, planes[2].integers, area);
+        else
+            ict_forward(planes[0].floats, planes[1].floats, planes[2].floats, area);
+    }
+    if (status == GJ2K_OK)
+        status = parallel_for(n, plan->threads, transform_plane, planes);
+    if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
+        gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,
+                  gj2k_status_name(status));
+    if (status == GJ2K_OK)
+        status = list_blocks(out, planes, &origins, error);
+    if (status == GJ2K_OK)
+        status = code_blocks(plan, out, planes, origins, error);
+    if (status == GJ2K_OK)
+        for (size_t i = 0; i < out->num_blocks; i++)
+            for (unsigned j = 0; j < out->blocks[i].num_passes; j++)
+                out->energy += out->blocks[i].distortion[j];
+    free(origins);
+    for (uint32_t c = 0; planes != NULL && c < n; c++) {
+        free(planes[c].integers);
+        free(planes[c].floats);
+        free(planes[c].fractions);
+    }
+    free(planes);
+    if (status != GJ2K_OK)
+        encoded_tile_free(out);
+    return status;
+}
+
+void encoded_tile_free(encoded_tile *tile)
+{
+    for (size_t i = 0; tile->blocks != NULL && i < tile->num_blocks; i++) {
+        free(tile->blocks[i].data);
+        free(tile->blocks[i].lengths); /* holds distortion and layer_passes too */
+    }
+    free(tile->blocks);
+    for (uint32_t c = 0; tile->components != NULL && c < tile->num_components; c++)
+        tile_component_free(&tile->components[c]);
+    free(tile->components);
+    memset(tile, 0, sizeof *tile);
+}

@@ -1,0 +1,43 @@
+/* encode_tile.h - the forward path of one tile up to Tier-1: samples ->
+ * DC level shift (G.1) -> component transform (G.2, G.3) -> forward DWT
+ * (F.4) -> quantization (E.1) -> every code-block coded on all threads
+ * (Annex D), with the rate and distortion of each coding pass kept for
+ * rate control. */
+#ifndef GJ2K_ENCODE_TILE_H
+#define GJ2K_ENCODE_TILE_H
+
+#include "encode_plan.h"
+#include "gj2k.h"
+#include "tile_structure.h"
+
+/* One code-block's Tier-1 output. */
+typedef struct encoded_block {
+    tile_codeblock *block;     /* in its tile's structure */
+    uint32_t component;
+    uint8_t subband_index;     /* QCD order */
+    uint8_t num_planes;        /* magnitude bit-planes coded */
+    uint8_t num_passes;
+    uint8_t *data;             /* the codeword segments (malloc'ed) */
+    size_t size;
+    size_t *lengths;           /* per pass: bytes that decode passes 0..j */
+    double *distortion;        /* per pass: weighted squared error it removes (may be < 0) */
+    uint8_t *layer_passes;     /* per layer: passes included once it is sent */
+    tile_codeblock_source source;
+} encoded_block;
+
+typedef struct encoded_tile {
+    uint32_t index;
+    uint32_t num_components;
+    tile_component *components; /* the structure Tier-2 walks */
+    encoded_block *blocks;
+    size_t num_blocks;
+    double energy;              /* weighted squared error with no pass sent */
+} encoded_tile;
+
+/* Transforms and codes tile `tile_index` of `image` as `plan` says. The
+ * blocks' layer_passes hold plan->cod.layers zeros for rate control to fill. */
+gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
+                        encoded_tile *out, gj2k_error *error);
+void encoded_tile_free(encoded_tile *tile);
+
+#endif

@@ -1,0 +1,32 @@
+/* rate_control.h - post-compression rate-distortion optimisation (the
+ * truncation of embedded code-block bit-streams that T.800 Annex J.14.3
+ * sketches): each code-block's coding passes are reduced to the convex hull
+ * of its (bytes, distortion) points, and one slope threshold for the whole
+ * image picks, layer after layer, the truncation point of every block. */
+#ifndef GJ2K_RATE_CONTROL_H
+#define GJ2K_RATE_CONTROL_H
+
+#include "encode_plan.h"
+#include "encode_tile.h"
+#include "gj2k.h"
+
+/* Bytes of the packets of layers 0..layer of every tile, with the blocks'
+ * layer_passes as they stand (Tier-2 run for real, headers included). */
+typedef gj2k_status (*rate_measure_fn)(void *user, unsigned layer, size_t *bytes,
+                                       gj2k_error *error);
+
+typedef struct rate_request {
+    encoded_tile *tiles;
+    uint32_t num_tiles;
+    const encode_plan *plan;       /* layer targets */
+    size_t overhead;               /* output bytes besides packets (headers, boxes) */
+    double distortion_floor;       /* squared error left with every pass sent */
+    rate_measure_fn measure;
+    void *measure_user;
+} rate_request;
+
+/* Fills every block's layer_passes. A byte target that even an empty layer
+ * exceeds leaves the layer empty (the caller sees the size). */
+gj2k_status rate_control_allocate(const rate_request *request, gj2k_error *error);
+
+#endif
