@@ -221,20 +221,24 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
         status = write_output(run, out, codestream_bytes, &packet_bytes, error);
         request.overhead = out->size - packet_bytes;
     }
-    size_t target = plan->layers[plan->cod.layers - 1].max_bytes;
+    const encode_layer_target *last = &plan->layers[plan->cod.layers - 1];
     for (unsigned round = 0; status == GJ2K_OK; round++) {
         status = rate_control_allocate(&request, error);
         if (status == GJ2K_OK)
             status = write_output(run, out, codestream_bytes, &packet_bytes, error);
-        const encode_layer_target *last = &plan->layers[plan->cod.layers - 1];
-        if (status != GJ2K_OK || last->lossless || last->by_distortion || out->size <= target)
+        /* Every layer's packets fit its target less `overhead`: with no more
+         * overhead than that, every layer meets its target. */
+        size_t overhead = out->size - packet_bytes;
+        if (status != GJ2K_OK || !has_byte_targets(plan) || overhead <= request.overhead)
             break;
         if (round + 1 == RATE_FIT_ROUNDS)
-            return gj2k_fail(error, GJ2K_ERROR_LIMIT,
-                             "cannot fit the image into %zu bytes (the smallest file is %zu)",
-                             target, out->size);
-        request.overhead += out->size - target;
+            break;
+        request.overhead = overhead;
     }
+    if (status == GJ2K_OK && !last->lossless && !last->by_distortion && out->size > last->max_bytes)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT,
+                         "cannot fit the image into %zu bytes (the smallest file is %zu)",
+                         last->max_bytes, out->size);
     return status;
 }
 
