@@ -151,7 +151,8 @@ size_t mq_snapshot_truncation_length(const mq_snapshot *s, const uint8_t *data,
     size_t b = s->length - 1;               /* index of B (when has_b) */
     uint32_t final_b = has_b ? data[b] : 0;
     int64_t margin = ((int64_t)s->c + (int64_t)s->a) << 24; /* low + A - P_b, bytes after b unknown */
-    margin += has_b ? ((int64_t)s->pending - (int64_t)final_b) << (51 - s->ct) : 0;
+    if (has_b) /* a later carry into B: its value rose by one unit */
+        margin -= (int64_t)(final_b - s->pending) * ((int64_t)1 << (51 - s->ct));
     /* Cut right after B: only 1 bits follow it. */
     if ((!has_b || final_b != 0xFF) && margin - ((int64_t)1 << (51 - s->ct)) >= 0)
         return s->length;

@@ -48,10 +48,29 @@ if [ -f .peers/env.sh ] && [ -d .bench ]; then
   done
 fi
 
+if [ -f .peers/env.sh ] && [ -d .bench ]; then
+  step "encode side by side (best of 3 whole runs, lossless and -I -r 20, $jobs threads)"
+  for f in .bench/*.ppm; do
+    [ -f "$f" ] || continue
+    out=$(mktemp -d)
+    for mode in lossless lossy; do
+      flags=(); [ "$mode" = lossy ] && flags=(-I -r 20)
+      printf '%-24s %-8s gj2k %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" "$mode" \
+        "$(best build/gpu/gj2k encode -i "$f" -o "$out/g.j2k" "${flags[@]}" -threads "$jobs")" \
+        "$(best opj_compress -i "$f" -o "$out/o.j2k" "${flags[@]}" -threads "$jobs")" \
+        "$(best grk_compress -i "$f" -o "$out/k.j2k" "${flags[@]}" -H "$jobs")" | tee -a "$logs/peers.txt"
+      printf '%-24s %-8s bytes: gj2k %s  opj %s  grk %s\n' "$(basename "$f")" "$mode" \
+        "$(stat -c %s "$out/g.j2k" 2>/dev/null)" "$(stat -c %s "$out/o.j2k" 2>/dev/null)" \
+        "$(stat -c %s "$out/k.j2k" 2>/dev/null)" | tee -a "$logs/peers.txt"
+    done
+    rm -rf "$out"
+  done
+fi
+
 step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
 grep -E 'DWT|RCT|ICT|quantize|round trip' "$logs/bench.txt" | sed 's/^ */bench: /'
-[ -f "$logs/peers.txt" ] && sed 's/^/decode: /' "$logs/peers.txt"
+[ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc
