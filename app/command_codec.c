@@ -1,5 +1,5 @@
-/* command_codec.c - `gj2k encode` and `gj2k decode`. The encoder is not
- * built yet: it says so and fails, so nothing claims to work that does not. */
+/* command_codec.c - `gj2k decode`: a JPEG 2000 codestream or JP2 file to an
+ * image file, with opj_decompress's options (`gj2k encode` is command_encode.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,26 +8,6 @@
 
 #include "commands.h"
 #include "options.h"
-
-static bool wants_help(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return true;
-    return false;
-}
-
-int command_encode(int argc, char **argv)
-{
-    if (wants_help(argc, argv)) {
-        printf("usage: gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jp2} [opj_compress options]\n\n"
-               "Compresses an image file to JPEG 2000. Not implemented yet: the encoder\n"
-               "is being built; this command fails until it exists.\n");
-        return 0;
-    }
-    report_error("encode: not implemented yet (the JPEG 2000 encoder is still being built)");
-    return 1;
-}
 
 static const option_spec decode_options[] = {
     {"-i", "FILE", "input: a JPEG 2000 codestream (.j2k .j2c .jpc) or JP2 file (.jp2 .jpx)"},

@@ -1,6 +1,7 @@
 /* test_cli.c - the gj2k program as a user runs it: exit codes, one-line
  * errors, no output files left by failures, and real conversions. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,16 +150,335 @@ static void missing_values(void)
     CHECK_EQ(r.exit_code, 2);
 }
 
-static void encode_not_implemented(void)
+/* ------------------------------------------------------------ encode */
+
+/* Writes a deterministic test image (smooth gradients plus noise, so that
+ * lossy coding has something to lose) of `components` components of
+ * `precision` bits to `path` with the library; returns it, or NULL. */
+static gj2k_image *write_test_image(const char *path, uint32_t width, uint32_t height,
+                                    uint32_t components, uint32_t precision)
 {
+    gj2k_component_info info[4];
+    for (uint32_t c = 0; c < components; c++)
+        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = precision};
+    gj2k_image *image = NULL;
+    gj2k_error error = {0};
+    if (gj2k_image_create(&image, 0, 0, width, height, components, info, &error) != GJ2K_OK)
+        return NULL;
+    uint32_t noise = 2024, max = (1u << precision) - 1;
+    for (uint32_t c = 0; c < components; c++)
+        for (uint32_t y = 0; y < height; y++)
+            for (uint32_t x = 0; x < width; x++) {
+                noise = noise * 1664525u + 1013904223u;
+                uint32_t smooth = (x * 7 + y * 5 + c * 40) * max / (7 * width + 5 * height + 120);
+                uint32_t v = smooth + (noise >> 27) * max / 255;
+                image->components[c].samples[(size_t)y * width + x] = (int32_t)(v > max ? max : v);
+            }
+    if (gj2k_image_write_file(image, path, NULL, &error) != GJ2K_OK) {
+        fprintf(stderr, "cannot write %s: %s\n", path, error.message);
+        gj2k_image_destroy(image);
+        return NULL;
+    }
+    return image;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* True when the file starts with the bytes a J2K codestream or JP2 file must. */
+static bool has_signature(const char *path, gj2k_file_format format)
+{
+    size_t size;
+    uint8_t *data = test_read_file(path, &size);
+    bool ok = data != NULL && size >= 12 && gj2k_format_from_signature(data, size) == format;
+    free(data);
+    return ok;
+}
+
+/* `gj2k decode` of `encoded` to `decoded_path`, then the samples compared. */
+static bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected)
+{
+    char args[4096];
     run_result r;
-    char args[1024];
-    snprintf(args, sizeof args, "encode -i '%s' -o '%s/out.j2k'",
-             test_shared_path("images/Bretagne1.ppm"), test_temp_dir());
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", encoded, decoded_path);
     run_gj2k(&r, args);
-    CHECK(r.exit_code != 0);
-    CHECK(strstr(r.err, "not implemented") != NULL);
-    CHECK_EQ(temp_entries(), 0);
+    if (r.exit_code != 0) {
+        fprintf(stderr, "decode of %s failed: %s", encoded, r.err);
+        return false;
+    }
+    gj2k_image *decoded = read_image(decoded_path);
+    bool same = same_samples(expected, decoded);
+    gj2k_image_destroy(decoded);
+    return same;
+}
+
+/* Lossless to .j2k and .jp2, RGB and 12-bit grey, and from raw and from
+ * JPEG 2000 input: `gj2k decode` gives every sample back. */
+static void encode_lossless_round_trip(void)
+{
+    char rgb_path[1024], grey_path[1024], out[1024], back[1024], args[4096];
+    snprintf(rgb_path, sizeof rgb_path, "%s/rgb.ppm", test_temp_dir());
+    snprintf(grey_path, sizeof grey_path, "%s/grey.pgm", test_temp_dir());
+    gj2k_image *rgb = write_test_image(rgb_path, 67, 45, 3, 8);
+    gj2k_image *grey = write_test_image(grey_path, 50, 33, 1, 12);
+    REQUIRE(rgb != NULL && grey != NULL);
+    const struct {
+        const char *input, *extension, *decoded;
+        const gj2k_image *image;
+        gj2k_file_format format;
+    } cases[] = {
+        {rgb_path, "j2k", "ppm", rgb, GJ2K_FORMAT_J2K},
+        {rgb_path, "jp2", "ppm", rgb, GJ2K_FORMAT_JP2},
+        {grey_path, "j2c", "pgm", grey, GJ2K_FORMAT_J2K},
+        {grey_path, "jp2", "pgm", grey, GJ2K_FORMAT_JP2},
+    };
+    run_result r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(out, sizeof out, "%s/out%zu.%s", test_temp_dir(), i, cases[i].extension);
+        snprintf(back, sizeof back, "%s/back%zu.%s", test_temp_dir(), i, cases[i].decoded);
+        snprintf(args, sizeof args, "encode -i '%s' -o '%s'", cases[i].input, out);
+        run_gj2k(&r, args);
+        if (r.exit_code != 0)
+            fprintf(stderr, "gj2k %s: %s", args, r.err);
+        CHECK_EQ(r.exit_code, 0);
+        CHECK_EQ(r.err[0], '\0');
+        CHECK(has_signature(out, cases[i].format));
+        CHECK(decodes_to(out, back, cases[i].image));
+    }
+    /* A JPEG 2000 input is decoded and encoded again. */
+    snprintf(out, sizeof out, "%s/again.jp2", test_temp_dir());
+    snprintf(back, sizeof back, "%s/again.ppm", test_temp_dir());
+    snprintf(args, sizeof args, "encode -i '%s/out0.j2k' -o '%s'", test_temp_dir(), out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(decodes_to(out, back, rgb));
+
+    /* Raw input takes its geometry from -F: 12-bit signed samples. */
+    char raw[1024];
+    snprintf(raw, sizeof raw, "%s/in.raw", test_temp_dir());
+    const unsigned char bytes[] = {0x00, 0x01, 0xff, 0xff, 0x07, 0xff, 0xf8, 0x00, 0x00, 0x00, 0x01, 0x00};
+    FILE *f = fopen(raw, "wb");
+    REQUIRE(f != NULL);
+    fwrite(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    snprintf(out, sizeof out, "%s/raw.j2k", test_temp_dir());
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 3,2,1,12,s", raw, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/raw.pgx'", out, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(back, sizeof back, "%s/raw_0.pgx", test_temp_dir());
+    gj2k_image *decoded = read_image(back);
+    REQUIRE(decoded != NULL);
+    const int32_t expected[] = {1, -1, 2047, -2048, 0, 256};
+    CHECK(decoded->components[0].is_signed);
+    CHECK_EQ(decoded->components[0].precision, 12);
+    CHECK(memcmp(decoded->components[0].samples, expected, sizeof expected) == 0);
+    gj2k_image_destroy(decoded);
+    gj2k_image_destroy(rgb);
+    gj2k_image_destroy(grey);
+}
+
+/* The PSNR the test measures itself, all components together, 8-bit peak. */
+static double measured_psnr(const gj2k_image *original, const char *encoded)
+{
+    gj2k_image *decoded = NULL;
+    gj2k_error error = {0};
+    if (gj2k_decode_file(encoded, NULL, &decoded, &error) != GJ2K_OK)
+        return -1;
+    double squares = 0, count = 0;
+    for (uint32_t c = 0; c < original->num_components; c++) {
+        const gj2k_component *a = &original->components[c], *b = &decoded->components[c];
+        for (size_t i = 0; i < (size_t)a->width * a->height; i++) {
+            double d = a->samples[i] - b->samples[i];
+            squares += d * d;
+            count++;
+        }
+    }
+    gj2k_image_destroy(decoded);
+    return squares == 0 ? 1e9 : 10 * log10(255.0 * 255.0 * count / squares);
+}
+
+/* -I -r 20 gives a file of about a twentieth of the raw bytes, smaller than
+ * the lossless one, and -v reports its size and PSNR as they are. */
+static void encode_lossy_report(void)
+{
+    char src[1024], lossless[1024], lossy[1024], args[4096];
+    snprintf(src, sizeof src, "%s/in.ppm", test_temp_dir());
+    snprintf(lossless, sizeof lossless, "%s/lossless.j2k", test_temp_dir());
+    snprintf(lossy, sizeof lossy, "%s/lossy.j2k", test_temp_dir());
+    gj2k_image *image = write_test_image(src, 160, 120, 3, 8);
+    REQUIRE(image != NULL);
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -v", src, lossless);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "PSNR: lossless (bit-exact)") != NULL);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -I -r 20 -v -threads 2", src, lossy);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    long lossless_bytes = file_size(lossless), lossy_bytes = file_size(lossy);
+    const long raw_bytes = 160 * 120 * 3;
+    fprintf(stderr, "lossless %ld bytes, lossy %ld bytes (target %ld)\n%s", lossless_bytes,
+            lossy_bytes, raw_bytes / 20, r.out);
+    CHECK(lossy_bytes > 0 && lossy_bytes < lossless_bytes);
+    CHECK(lossy_bytes <= raw_bytes / 20);
+    CHECK(lossy_bytes >= raw_bytes / 20 * 8 / 10); /* near the target, not far below */
+    char expected[128];
+    snprintf(expected, sizeof expected, "%ld bytes", lossy_bytes);
+    CHECK(strstr(r.out, expected) != NULL);
+    const char *psnr_line = strstr(r.out, "PSNR: ");
+    REQUIRE(psnr_line != NULL);
+    double reported = 0;
+    CHECK(sscanf(psnr_line, "PSNR: %lf dB", &reported) == 1);
+    double measured = measured_psnr(image, lossy);
+    fprintf(stderr, "PSNR reported %.3f, measured %.3f\n", reported, measured);
+    CHECK(measured > 20 && fabs(reported - measured) < 0.01);
+    gj2k_image_destroy(image);
+}
+
+/* Each coding option reaches the codestream (as `gj2k info --json` reads
+ * it) and, with a lossless last layer, the image still comes back exactly. */
+static void encode_options_reach_codestream(void)
+{
+    char src[1024], out[1024], back[1024], args[4096];
+    snprintf(src, sizeof src, "%s/in.ppm", test_temp_dir());
+    snprintf(out, sizeof out, "%s/out.j2k", test_temp_dir());
+    snprintf(back, sizeof back, "%s/back.ppm", test_temp_dir());
+    gj2k_image *image = write_test_image(src, 100, 70, 3, 8);
+    REQUIRE(image != NULL);
+    run_result r;
+    snprintf(args, sizeof args,
+             "encode -i '%s' -o '%s' -n 4 -b 16,32 -c [64,64],[32,32] -t 48,40 -T 2,1 -d 5,3 "
+             "-p RPCL -SOP -EPH -PLT -TLM -M 8 -mct 0 -C 'made by test_cli' -r 40,20,0",
+             src, out);
+    run_gj2k(&r, args);
+    if (r.exit_code != 0)
+        fprintf(stderr, "%s", r.err);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(decodes_to(out, back, image));
+    snprintf(args, sizeof args, "info --json '%s'", out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    const char *expected[] = {
+        "\"x0\": 5, \"y0\": 3, \"x1\": 105, \"y1\": 73",
+        "\"tile_width\": 48, \"tile_height\": 40, \"tile_x0\": 2, \"tile_y0\": 1",
+        "\"tiles_across\": 3, \"tiles_down\": 2",
+        "\"progression\": \"RPCL\", \"layers\": 3, \"mct\": 0, \"sop\": true, \"eph\": true",
+        "\"levels\": 3, \"transform\": \"5/3\", \"code_block\": [16, 32], \"code_block_style\": 8",
+        "\"precincts\": [[8, 8], [16, 16], [32, 32], [64, 64]]", /* the last one given halves */
+        "\"made by test_cli\"",
+        "\"tlm\": true",
+        "\"plt\": true",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        if (strstr(r.out, expected[i]) == NULL)
+            fprintf(stderr, "info --json lacks %s\n", expected[i]);
+        CHECK(strstr(r.out, expected[i]) != NULL);
+    }
+    /* Progression changes: T1 (opj_compress's first tile) goes in tile 0's
+     * header; without T<n> they go in the main header. */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -n 4 -r 30,0 -t 64,64 "
+             "-POC T1=0,0,2,2,3,CPRL/T1=2,0,2,4,3,LRCP", src, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(decodes_to(out, back, image));
+    snprintf(args, sizeof args, "info --json '%s'", out);
+    run_gj2k(&r, args);
+    const char *tile0 = strstr(r.out, "{\"index\": 0, \"header\": ");
+    const char *tile1 = strstr(r.out, "{\"index\": 1, \"header\": ");
+    const char *first_change = strstr(r.out, "\"poc\": [{\"progression\": \"CPRL\", "
+                                             "\"resolutions\": [0, 2], \"components\": [0, 3], "
+                                             "\"layer_end\": 2}, {\"progression\": \"LRCP\"");
+    REQUIRE(tile0 != NULL && tile1 != NULL);
+    CHECK(first_change != NULL && first_change > tile0 && first_change < tile1);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -n 4 -POC 0,0,1,2,3,CPRL/2,0,1,4,3,LRCP",
+             src, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(decodes_to(out, back, image));
+    snprintf(args, sizeof args, "info --json '%s'", out);
+    run_gj2k(&r, args);
+    const char *main_change = strstr(r.out, "\"poc\": [{\"progression\": \"CPRL\"");
+    tile0 = strstr(r.out, "{\"index\": 0, \"header\": ");
+    CHECK(main_change != NULL && tile0 != NULL && main_change < tile0);
+    gj2k_image_destroy(image);
+}
+
+/* Usage errors (exit 2) and failures (exit 1): one line, no output file. */
+static void encode_rejects_without_output(void)
+{
+    char src[1024], raw[1024], out[1024], args[4096];
+    snprintf(src, sizeof src, "%s/in.ppm", test_temp_dir());
+    snprintf(out, sizeof out, "%s/out.j2k", test_temp_dir());
+    gj2k_image *image = write_test_image(src, 40, 30, 3, 8);
+    REQUIRE(image != NULL);
+    gj2k_image_destroy(image);
+    snprintf(raw, sizeof raw, "%s/sub.raw", test_temp_dir());
+    FILE *f = fopen(raw, "wb");
+    REQUIRE(f != NULL);
+    for (int i = 0; i < 5 * 4 + 3 * 2; i++) /* 5x4 and, subsampled 2x2, 3x2 */
+        fputc(i, f);
+    fclose(f);
+    const struct {
+        const char *options;
+        int exit_code;
+        const char *says;
+    } cases[] = {
+        {"-i '%s' -o '%s' --bogus", 2, "--bogus"},
+        {"-i '%s' -o '%s' -r 20,abc", 2, "-r"},
+        {"-i '%s' -o '%s' -r 10,20", 2, "-r"},
+        {"-i '%s' -o '%s' -q 40,30", 2, "-q"},
+        {"-i '%s' -o '%s' -r 20 -q 30", 2, "-q"},
+        {"-i '%s' -o '%s' -b 3,3", 2, "-b"},
+        {"-i '%s' -o '%s' -b 128,64", 2, "-b"},
+        {"-i '%s' -o '%s' -n 0", 2, "-n"},
+        {"-i '%s' -o '%s' -p LRCX", 2, "-p"},
+        {"-i '%s' -o '%s' -c [64,60]", 2, "-c"},
+        {"-i '%s' -o '%s' -POC T0=0,0,1,5,3,CPRL", 2, "T1"},
+        {"-i '%s' -o '%s' -M 64", 2, "-M"},
+        {"-i '%s' -o '%s' -mct 2", 2, "-mct"},
+        {"-i '%s' -o '%s.xyz'", 2, "-o"},
+        {"-i '%s' -o '%s' -threads", 2, "-threads"},
+        {"-i '%s.none.ppm' -o '%s'", 1, "none.ppm"},
+        /* The library refuses: a tile grid beginning after the image does. */
+        {"-i '%s' -o '%s' -T 5,5", 1, NULL},
+    };
+    run_result r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char options[512];
+        snprintf(options, sizeof options, "encode %s", cases[i].options);
+        snprintf(args, sizeof args, options, src, out);
+        run_gj2k(&r, args);
+        if (r.exit_code != cases[i].exit_code || count_lines(r.err) != 1)
+            fprintf(stderr, "gj2k %s: exit %d: %s", args, r.exit_code, r.err);
+        CHECK_EQ(r.exit_code, cases[i].exit_code);
+        CHECK_EQ(count_lines(r.err), 1);
+        CHECK(cases[i].says == NULL || strstr(r.err, cases[i].says) != NULL);
+        CHECK_EQ(temp_entries(), 2); /* in.ppm and sub.raw: no output, no temporary file */
+    }
+    /* -d moving a subsampled component's grid so that its size would change. */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 5,4,2,8,u@1x1:2x2 -d 1,0", raw, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK_EQ(count_lines(r.err), 1);
+    CHECK(strstr(r.err, "-d") != NULL);
+    CHECK_EQ(temp_entries(), 2);
+    /* The library refuses a component transform for unlike components. */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 5,4,2,8,u@1x1:2x2 -mct 1", raw, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK_EQ(count_lines(r.err), 1);
+    CHECK_EQ(temp_entries(), 2);
+    /* An origin that keeps the sizes is taken, and decodes back exactly. */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 5,4,2,8,u@1x1:2x2 -d 2,2 -v", raw, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "lossless (bit-exact)") != NULL);
 }
 
 /* A conformance codestream decodes to its reference; -r, -c and -d change
@@ -381,11 +701,19 @@ static void info_text_and_json(void)
 static void bench_reports_exact(void)
 {
     run_result r;
-    run_gj2k(&r, "bench -s 97x61 -l 3 -n 1");
+    run_gj2k(&r, "bench -s 97x61 -l 3 -n 1 -threads 2");
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "lossless round trip: exact") != NULL);
     CHECK(strstr(r.out, "MP/s") != NULL);
     CHECK(strstr(r.out, "PSNR") != NULL);
+    /* Encode timings: lossless decodes back exactly, lossy has a PSNR. */
+    CHECK(strstr(r.out, "2 threads") != NULL);
+    const char *lossless = strstr(r.out, "lossless (5/3)");
+    const char *lossy = strstr(r.out, "lossy (-I -r 20)");
+    REQUIRE(lossless != NULL && lossy != NULL);
+    CHECK(strstr(lossless, "bytes, exact") != NULL);
+    CHECK(strstr(lossy, "bytes, PSNR") != NULL);
+    CHECK(strstr(r.out, "whole run (read + encode + write)") != NULL);
 }
 
 static const test_case cases[] = {
@@ -393,7 +721,10 @@ static const test_case cases[] = {
     {"help_for_every_command", help_for_every_command},
     {"unknown_option_and_command", unknown_option_and_command},
     {"missing_values", missing_values},
-    {"encode_not_implemented", encode_not_implemented},
+    {"encode_lossless_round_trip", encode_lossless_round_trip},
+    {"encode_lossy_report", encode_lossy_report},
+    {"encode_options_reach_codestream", encode_options_reach_codestream},
+    {"encode_rejects_without_output", encode_rejects_without_output},
     {"decode_options", decode_options},
     {"convert_round_trip_formats", convert_round_trip_formats},
     {"convert_raw_geometry", convert_raw_geometry},

@@ -1,0 +1,145 @@
+/* bench_encode.c - see bench_encode.h. */
+#include "bench_encode.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "image_compare.h"
+#include "options.h"
+#include "parallel_for.h"
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double megapixels(const gj2k_image *image)
+{
+    return (double)(image->x1 - image->x0) * (image->y1 - image->y0) * 1e-6;
+}
+
+/* Encodes `repeats` times, keeping the fastest time and the last output;
+ * then decodes that output and compares it with the image. */
+static bool time_encode(const char *name, const gj2k_image *image,
+                        const gj2k_encode_options *options, unsigned repeats, bool *exact)
+{
+    double best = INFINITY;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_error error = {0};
+    for (unsigned r = 0; r < repeats; r++) {
+        free(data);
+        data = NULL;
+        double start = now_seconds();
+        gj2k_status status = gj2k_encode_memory(image, options, &data, &size, NULL, &error);
+        double elapsed = now_seconds() - start;
+        if (status != GJ2K_OK) {
+            report_error("bench: encode %s: %s", name, error.message);
+            return false;
+        }
+        best = elapsed < best ? elapsed : best;
+    }
+    gj2k_decode_options decode = {.threads = options->threads};
+    gj2k_image *decoded = NULL;
+    image_difference difference;
+    char why[256] = "";
+    bool compared = gj2k_decode_memory(data, size, &decode, &decoded, &error) == GJ2K_OK &&
+                    image_compare(image, decoded, &difference, why, sizeof why);
+    gj2k_image_destroy(decoded);
+    free(data);
+    if (!compared) {
+        report_error("bench: encode %s: the output does not decode back: %s", name,
+                     why[0] ? why : error.message);
+        return false;
+    }
+    char quality[64];
+    if (difference.identical)
+        snprintf(quality, sizeof quality, "exact");
+    else
+        snprintf(quality, sizeof quality, "PSNR %.2f dB", difference.psnr);
+    *exact = difference.identical;
+    printf("  %-34s %9.2f ms %9.1f MP/s %10zu bytes, %s\n", name, best * 1e3,
+           megapixels(image) / best, size, quality);
+    return true;
+}
+
+/* Read + encode + write, as `gj2k encode -i path -o dir/out.j2k` does. */
+static bool time_whole_run(const char *path, const char *directory,
+                           const gj2k_encode_options *options, unsigned repeats, double mp)
+{
+    char output[4096 + 16];
+    snprintf(output, sizeof output, "%s/out.j2k", directory);
+    double best = INFINITY;
+    gj2k_error error = {0};
+    for (unsigned r = 0; r < repeats; r++) {
+        double start = now_seconds();
+        gj2k_image *image = NULL;
+        gj2k_status status = gj2k_image_read_file(path, NULL, &image, &error);
+        if (status == GJ2K_OK)
+            status = gj2k_encode_file(image, output, options, NULL, &error);
+        double elapsed = now_seconds() - start;
+        gj2k_image_destroy(image);
+        if (status != GJ2K_OK) {
+            report_error("bench: whole run: %s", error.message);
+            remove(output);
+            return false;
+        }
+        best = elapsed < best ? elapsed : best;
+    }
+    remove(output);
+    printf("  %-34s %9.2f ms %9.1f MP/s\n", "whole run (read + encode + write)", best * 1e3,
+           mp / best);
+    return true;
+}
+
+int bench_encode(const gj2k_image *image, const char *path, unsigned resolutions,
+                 unsigned repeats, unsigned threads)
+{
+    gj2k_encode_options lossless = {.num_resolutions = resolutions, .threads = threads};
+    static const double ratio_20[] = {20};
+    gj2k_encode_options lossy = lossless;
+    lossy.irreversible = true;
+    lossy.target = GJ2K_TARGET_RATIO;
+    lossy.num_layers = 1;
+    lossy.targets = ratio_20;
+    unsigned thread_count = parallel_thread_count(threads);
+    printf("encode (image in memory to codestream in memory), %u thread%s, best of %u:\n",
+           thread_count, thread_count == 1 ? "" : "s", repeats);
+    bool exact = false, lossy_exact = false;
+    if (!time_encode("lossless (5/3)", image, &lossless, repeats, &exact) ||
+        !time_encode("lossy (-I -r 20)", image, &lossy, repeats, &lossy_exact))
+        return 1;
+
+    /* A directory of our own for the whole run's files. */
+    const char *tmp = getenv("TMPDIR");
+    char directory[4096], input[4096 + 32];
+    snprintf(directory, sizeof directory, "%s/gj2k-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(directory) == NULL) {
+        report_error("bench: cannot make a temporary directory under %s", tmp && *tmp ? tmp : "/tmp");
+        return 1;
+    }
+    bool ok = true;
+    input[0] = '\0';
+    if (path == NULL) { /* a synthetic image: write it as a file to read back */
+        gj2k_error error = {0};
+        snprintf(input, sizeof input, "%s/input.%s", directory,
+                 image->num_components == 1 ? "pgm" : image->num_components == 3 ? "ppm" : "pam");
+        ok = gj2k_image_write_file(image, input, NULL, &error) == GJ2K_OK;
+        if (!ok)
+            report_error("bench: %s", error.message);
+        path = input;
+    }
+    ok = ok && time_whole_run(path, directory, &lossless, repeats, megapixels(image));
+    if (input[0] != '\0')
+        remove(input);
+    rmdir(directory);
+    if (ok && !exact)
+        report_error("bench: the lossless encode did not decode back exactly");
+    return ok && exact ? 0 : 1;
+}

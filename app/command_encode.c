@@ -1,0 +1,587 @@
+/* command_encode.c - `gj2k encode`: an image file to a JPEG 2000 codestream
+ * (.j2k .j2c .jpc) or JP2 file, with opj_compress's options mapped onto
+ * gj2k_encode_options. Every option is checked before the input is read, so
+ * a usage error (exit 2) never touches the output; the library writes whole
+ * files only (a temporary name, then a rename). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "gj2k.h"
+#include "image_compare.h"
+#include "image_formats.h" /* file_read_all, file_write_whole */
+#include "options.h"
+#include "parallel_for.h"  /* parallel_thread_count */
+
+/* Progression order changes one -POC option may list. */
+#define MAX_PROGRESSION_CHANGES 64
+
+static const option_spec encode_options[] = {
+    {"-i", "FILE", "input image (.png .tif .pgm .ppm .pnm .pam .pbm .pgx .bmp .raw .rawl, "
+                   "or JPEG 2000 to re-encode)"},
+    {"-o", "FILE", "output: .j2k .j2c .jpc (codestream) or .jp2 (JP2 file)"},
+    {"-F", "GEOMETRY", "raw input geometry, as opj_compress: W,H,NCOMP,BITS,{s,u}[@DXxDY:...]"},
+    {"-r", "R1,R2,...", "compression ratio of each layer, decreasing; 1 or 0 last: lossless"},
+    {"-q", "P1,P2,...", "PSNR in dB of each layer, increasing; 0 last: lossless"},
+    {"--bpp", "B1,B2,...", "bits per pixel of each layer, increasing; 0 last: lossless"},
+    {"--bytes", "N1,N2,...", "output bytes up to each layer, increasing; 0 last: lossless"},
+    {"-n", "N", "resolutions, 1..33 (default 6: 5 decomposition levels)"},
+    {"-b", "W,H", "code-block size: powers of two 4..1024, W*H <= 4096 (default 64,64)"},
+    {"-c", "[W,H],[W,H],...", "precinct sizes (powers of two), highest resolution first; "
+                              "lower ones halve the last (default: none)"},
+    {"-t", "W,H", "tile size (default: the whole image in one tile)"},
+    {"-T", "X,Y", "origin of the tile grid, at most the image origin (default 0,0)"},
+    {"-d", "X,Y", "origin of the image on the reference grid (default 0,0)"},
+    {"-p", "ORDER", "progression order: LRCP RLCP RPCL PCRL CPRL (default LRCP)"},
+    {"-POC", "T1=R0,C0,L1,R1,C1,ORDER/...", "progression order changes, as opj_compress; "
+                                            "T<n> is tile n-1, none: every tile"},
+    {"-M", "STYLE", "code-block style, 0..63: 1 bypass, 2 reset, 4 restart, 8 vertically "
+                    "causal, 16 predictable termination, 32 segmentation symbols"},
+    {"-SOP", NULL, "a start-of-packet marker before each packet"},
+    {"-EPH", NULL, "an end-of-packet-header marker after each packet header"},
+    {"-PLT", NULL, "packet lengths in each tile-part header"},
+    {"-TLM", NULL, "tile-part lengths in the main header"},
+    {"-I", NULL, "irreversible: 9/7 wavelet and ICT (lossy)"},
+    {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
+    {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
+    {"-threads", "N", "threads (default: every core)"},
+    {"-v", NULL, "report size, ratio, layers, time and PSNR (decodes the output to measure it)"},
+    {"--help", NULL, "this text"},
+};
+#define ENCODE_OPTION_COUNT (sizeof encode_options / sizeof encode_options[0])
+
+/* The rate options, of which at most one may be given. */
+static const struct {
+    const char *option;
+    gj2k_rate_target target;
+    const char *values; /* what its values are, for error messages */
+} rate_options[] = {
+    {"-r", GJ2K_TARGET_RATIO, "compression ratios"},
+    {"-q", GJ2K_TARGET_PSNR, "PSNR values in dB"},
+    {"--bpp", GJ2K_TARGET_BPP, "bits per pixel"},
+    {"--bytes", GJ2K_TARGET_BYTES, "byte counts"},
+};
+#define RATE_OPTION_COUNT (sizeof rate_options / sizeof rate_options[0])
+
+static const char *const progression_names[] = {"LRCP", "RLCP", "RPCL", "PCRL", "CPRL"};
+
+/* Everything the command line asked for; `options` points into the arrays. */
+typedef struct encode_request {
+    const char *input, *output, *raw_geometry;
+    gj2k_encode_options options;
+    double targets[GJ2K_MAX_LAYERS];
+    gj2k_progression_change changes[MAX_PROGRESSION_CHANGES];
+    bool shift_origin;
+    uint32_t origin_x, origin_y;
+    bool verbose;
+} encode_request;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Reads an unsigned decimal number at *cursor up to `max`, moving past it. */
+static bool read_number(const char **cursor, unsigned long long max, uint32_t *value)
+{
+    const char *p = *cursor;
+    if (*p < '0' || *p > '9')
+        return false;
+    unsigned long long v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (unsigned)(*p - '0');
+        if (v > max)
+            return false;
+    }
+    *value = (uint32_t)v;
+    *cursor = p;
+    return true;
+}
+
+/* Reads "A,B": two unsigned numbers of at most `max`. */
+static bool parse_pair(const char *text, unsigned long long max, uint32_t *a, uint32_t *b)
+{
+    const char *p = text;
+    return read_number(&p, max, a) && *p++ == ',' && read_number(&p, max, b) && *p == '\0';
+}
+
+static bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/* Reads "v1,v2,..." of non-negative decimal numbers (no signs, no hex, no
+ * inf or nan) into `values`; returns how many, 0 when malformed. */
+static size_t parse_value_list(const char *text, double *values, size_t max)
+{
+    size_t count = 0;
+    const char *p = text;
+    for (;;) {
+        size_t length = strcspn(p, ",");
+        if (length == 0 || length >= 64 || count == max)
+            return 0;
+        char token[64];
+        memcpy(token, p, length);
+        token[length] = '\0';
+        bool starts_as_number = (token[0] >= '0' && token[0] <= '9') || token[0] == '.';
+        if (!starts_as_number || strspn(token, "0123456789.eE+-") != length)
+            return 0;
+        char *end;
+        double v = strtod(token, &end);
+        if (*end != '\0' || !isfinite(v) || v < 0)
+            return 0;
+        values[count++] = v;
+        if (p[length] == '\0')
+            return count;
+        p += length + 1;
+    }
+}
+
+/* Checks that the layer targets increase in quality: ratios decrease, the
+ * others increase; only the last may mean "lossless" (0, or a ratio <= 1). */
+static bool check_targets(gj2k_rate_target target, const double *values, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        bool last = i + 1 == count;
+        if (target == GJ2K_TARGET_RATIO) {
+            if (!last && values[i] <= 1)
+                return false; /* lossless before the last layer */
+            if (i > 0 && values[i] >= values[i - 1])
+                return false;
+        } else {
+            if (values[i] == 0 && !last)
+                return false;
+            if (i > 0 && values[i] != 0 && values[i] <= values[i - 1])
+                return false;
+            if (target == GJ2K_TARGET_BYTES && values[i] != floor(values[i]))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool parse_progression(const char *text, gj2k_progression *progression)
+{
+    for (size_t i = 0; i < sizeof progression_names / sizeof progression_names[0]; i++)
+        if (strcmp(text, progression_names[i]) == 0) {
+            *progression = (gj2k_progression)i;
+            return true;
+        }
+    return false;
+}
+
+/* Reads opj_compress's precincts "[W,H],[W,H],..."; returns how many, 0 when
+ * malformed or not powers of two (1..32768, PPx and PPy of 0..15). */
+static unsigned parse_precincts(const char *text, uint32_t *widths, uint32_t *heights)
+{
+    unsigned count = 0;
+    const char *p = text;
+    while (count < GJ2K_MAX_RESOLUTIONS) {
+        uint32_t w, h;
+        if (*p++ != '[' || !read_number(&p, 32768, &w) || *p++ != ',' ||
+            !read_number(&p, 32768, &h) || *p++ != ']' || !is_power_of_two(w) ||
+            !is_power_of_two(h))
+            return 0;
+        widths[count] = w;
+        heights[count] = h;
+        count++;
+        if (*p == '\0')
+            return count;
+        if (*p++ != ',')
+            return 0;
+    }
+    return 0;
+}
+
+/* Reads opj_compress's "-POC T1=0,0,1,5,3,CPRL/T1=5,0,1,6,3,CPRL": per change
+ * the tile (numbered from 1, as opj_compress numbers them: T1 is tile 0),
+ * first resolution, first component, layer end, resolution end, component
+ * end (ends exclusive) and order. Without "T<n>=" a change goes in the main
+ * header and holds for every tile. Returns how many, 0 when malformed. */
+static size_t parse_progression_changes(const char *text, gj2k_progression_change *changes,
+                                        size_t max)
+{
+    size_t count = 0;
+    const char *p = text;
+    while (count < max) {
+        gj2k_progression_change *change = &changes[count];
+        change->tile = -1;
+        if (*p == 'T' || *p == 't') {
+            uint32_t tile;
+            p++;
+            if (!read_number(&p, 65535, &tile) || tile == 0 || *p++ != '=')
+                return 0;
+            change->tile = (int32_t)tile - 1;
+        }
+        char order[5] = {0};
+        if (!read_number(&p, GJ2K_MAX_RESOLUTIONS - 1, &change->resolution_start) ||
+            *p++ != ',' || !read_number(&p, GJ2K_MAX_COMPONENTS - 1, &change->component_start) ||
+            *p++ != ',' || !read_number(&p, 65535, &change->layer_end) || *p++ != ',' ||
+            !read_number(&p, GJ2K_MAX_RESOLUTIONS, &change->resolution_end) || *p++ != ',' ||
+            !read_number(&p, GJ2K_MAX_COMPONENTS, &change->component_end) || *p++ != ',')
+            return 0;
+        size_t length = strcspn(p, "/");
+        if (length != 4)
+            return 0;
+        memcpy(order, p, 4);
+        p += 4;
+        if (!parse_progression(order, &change->progression) || change->layer_end == 0 ||
+            change->resolution_start >= change->resolution_end ||
+            change->component_start >= change->component_end)
+            return 0;
+        count++;
+        if (*p == '\0')
+            return count;
+        p++; /* the '/' */
+    }
+    return 0;
+}
+
+/* The format an output path names: .j2k .j2c .jpc or .jp2, else UNKNOWN. */
+static gj2k_file_format output_format(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot == NULL || (slash != NULL && dot < slash))
+        return GJ2K_FORMAT_UNKNOWN;
+    char extension[5] = {0};
+    size_t length = strlen(dot + 1);
+    if (length != 3)
+        return GJ2K_FORMAT_UNKNOWN;
+    for (size_t i = 0; i < length; i++)
+        extension[i] = (char)(dot[1 + i] >= 'A' && dot[1 + i] <= 'Z' ? dot[1 + i] + 32 : dot[1 + i]);
+    if (strcmp(extension, "j2k") == 0 || strcmp(extension, "j2c") == 0 ||
+        strcmp(extension, "jpc") == 0)
+        return GJ2K_FORMAT_J2K;
+    return strcmp(extension, "jp2") == 0 ? GJ2K_FORMAT_JP2 : GJ2K_FORMAT_UNKNOWN;
+}
+
+/* Reports "encode: OPTION VALUE: expected ..." and gives false. */
+static bool bad_value(const char *option, const char *value, const char *expected)
+{
+    report_error("encode: %s %s: expected %s", option, value, expected);
+    return false;
+}
+
+/* Fills `request` from the parsed options; false (after one line on
+ * stderr) on a usage error. */
+static bool read_request(const parsed_options *parsed, encode_request *request)
+{
+    gj2k_encode_options *o = &request->options;
+    request->input = options_get(parsed, "-i");
+    request->output = options_get(parsed, "-o");
+    request->raw_geometry = options_get(parsed, "-F");
+    request->verbose = options_has(parsed, "-v");
+    if (request->input == NULL || request->output == NULL) {
+        report_error("encode: needs -i INPUT and -o OUTPUT (see gj2k encode --help)");
+        return false;
+    }
+    o->format = output_format(request->output);
+    if (o->format == GJ2K_FORMAT_UNKNOWN)
+        return bad_value("-o", request->output, "a .j2k, .j2c, .jpc or .jp2 file name");
+
+    const char *rate_option = NULL;
+    for (size_t i = 0; i < RATE_OPTION_COUNT; i++) {
+        const char *text = options_get(parsed, rate_options[i].option);
+        if (text == NULL)
+            continue;
+        if (rate_option != NULL) {
+            report_error("encode: %s and %s cannot be used together (one kind of layer target)",
+                         rate_option, rate_options[i].option);
+            return false;
+        }
+        rate_option = rate_options[i].option;
+        size_t count = parse_value_list(text, request->targets, GJ2K_MAX_LAYERS);
+        if (count == 0) {
+            report_error("encode: %s %s: expected 1..%d %s separated by commas", rate_option,
+                         text, GJ2K_MAX_LAYERS, rate_options[i].values);
+            return false;
+        }
+        if (!check_targets(rate_options[i].target, request->targets, count)) {
+            report_error("encode: %s %s: the %s must %s layer by layer%s", rate_option, text,
+                         rate_options[i].values,
+                         rate_options[i].target == GJ2K_TARGET_RATIO ? "decrease" : "increase",
+                         rate_options[i].target == GJ2K_TARGET_RATIO
+                             ? " (1 or 0 only last, for lossless)"
+                             : rate_options[i].target == GJ2K_TARGET_BYTES
+                                   ? " (whole numbers; 0 only last, for lossless)"
+                                   : " (0 only last, for lossless)");
+            return false;
+        }
+        o->target = rate_options[i].target;
+        o->num_layers = (unsigned)count;
+        o->targets = request->targets;
+    }
+
+    const char *text;
+    unsigned long value;
+    uint32_t a, b;
+    if ((text = options_get(parsed, "-n")) != NULL) {
+        if (!options_parse_uint(text, 1, GJ2K_MAX_RESOLUTIONS, &value))
+            return bad_value("-n", text, "1..33 resolutions");
+        o->num_resolutions = (unsigned)value;
+    }
+    if ((text = options_get(parsed, "-b")) != NULL) {
+        if (!parse_pair(text, 1024, &a, &b) || !is_power_of_two(a) || !is_power_of_two(b) ||
+            a < 4 || b < 4 || a * b > 4096)
+            return bad_value("-b", text, "W,H: powers of two 4..1024 with W*H <= 4096");
+        o->code_block_width = a;
+        o->code_block_height = b;
+    }
+    if ((text = options_get(parsed, "-c")) != NULL) {
+        o->num_precinct_sizes = parse_precincts(text, o->precinct_width, o->precinct_height);
+        if (o->num_precinct_sizes == 0)
+            return bad_value("-c", text, "[W,H],[W,H],... of powers of two 1..32768, at most 33");
+    }
+    if ((text = options_get(parsed, "-t")) != NULL) {
+        if (!parse_pair(text, UINT32_MAX, &a, &b) || a == 0 || b == 0)
+            return bad_value("-t", text, "W,H: a tile size of at least 1,1");
+        o->tile_width = a;
+        o->tile_height = b;
+    }
+    if ((text = options_get(parsed, "-T")) != NULL) {
+        if (!parse_pair(text, UINT32_MAX, &o->tile_x0, &o->tile_y0))
+            return bad_value("-T", text, "X,Y: the tile grid's origin");
+    }
+    if ((text = options_get(parsed, "-d")) != NULL) {
+        if (!parse_pair(text, UINT32_MAX, &request->origin_x, &request->origin_y))
+            return bad_value("-d", text, "X,Y: the image's origin on the reference grid");
+        request->shift_origin = true;
+    }
+    if ((text = options_get(parsed, "-p")) != NULL && !parse_progression(text, &o->progression))
+        return bad_value("-p", text, "LRCP, RLCP, RPCL, PCRL or CPRL");
+    if ((text = options_get(parsed, "-POC")) != NULL) {
+        o->num_progression_changes =
+            parse_progression_changes(text, request->changes, MAX_PROGRESSION_CHANGES);
+        if (strncmp(text, "T0=", 3) == 0 || strstr(text, "/T0=") != NULL)
+            return bad_value("-POC", text, "tiles numbered from 1, as opj_compress numbers "
+                                           "them: T1 is the first tile");
+        if (o->num_progression_changes == 0)
+            return bad_value("-POC", text,
+                             "T<tile>=R0,C0,L1,R1,C1,ORDER/... with R0 < R1, C0 < C1, L1 >= 1 "
+                             "and tiles numbered from 1 (at most 64 changes)");
+        o->progression_changes = request->changes;
+    }
+    if ((text = options_get(parsed, "-M")) != NULL) {
+        if (!options_parse_uint(text, 0, 63, &value))
+            return bad_value("-M", text, "a code-block style of 0..63");
+        o->code_block_style = (unsigned)value;
+    }
+    if ((text = options_get(parsed, "-mct")) != NULL) {
+        if (!options_parse_uint(text, 0, 1, &value))
+            return bad_value("-mct", text, "0 (no component transform) or 1");
+        o->mct = value ? GJ2K_MCT_ON : GJ2K_MCT_OFF;
+    }
+    if ((text = options_get(parsed, "-threads")) != NULL) {
+        if (!options_parse_uint(text, 1, 1024, &value))
+            return bad_value("-threads", text, "1..1024");
+        o->threads = (unsigned)value;
+    }
+    o->irreversible = options_has(parsed, "-I");
+    o->use_sop = options_has(parsed, "-SOP");
+    o->use_eph = options_has(parsed, "-EPH");
+    o->use_plt = options_has(parsed, "-PLT");
+    o->use_tlm = options_has(parsed, "-TLM");
+    o->comment = options_get(parsed, "-C");
+    o->warning = report_warning;
+    o->warning_user = (void *)request->output;
+
+    gj2k_file_format in_format = gj2k_format_from_path(request->input);
+    if ((in_format == GJ2K_FORMAT_RAW || in_format == GJ2K_FORMAT_RAWL) &&
+        request->raw_geometry == NULL) {
+        report_error("encode: raw input %s needs its geometry: -F W,H,NCOMP,BITS,{s,u}",
+                     request->input);
+        return false;
+    }
+    return true;
+}
+
+/* Reads the input: an image file, or a JPEG 2000 file (decoded, to re-encode). */
+static gj2k_status read_input(const encode_request *request, const gj2k_raw_geometry *geometry,
+                              gj2k_image **image, gj2k_error *error)
+{
+    uint8_t *data;
+    size_t size;
+    gj2k_status status = file_read_all(request->input, &data, &size, error);
+    if (status != GJ2K_OK)
+        return status;
+    gj2k_file_format format = gj2k_format_from_path(request->input);
+    if (format == GJ2K_FORMAT_UNKNOWN)
+        format = gj2k_format_from_signature(data, size);
+    if (format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2) {
+        gj2k_decode_options decode = {.threads = request->options.threads,
+                                      .warning = report_warning,
+                                      .warning_user = (void *)request->input};
+        status = gj2k_decode_memory(data, size, &decode, image, error);
+    } else if (format == GJ2K_FORMAT_UNKNOWN) {
+        status = GJ2K_ERROR_UNSUPPORTED;
+        snprintf(error->message, sizeof error->message, "unknown image format");
+    } else {
+        gj2k_read_options read = {.raw = geometry, .warning = report_warning,
+                                  .warning_user = (void *)request->input};
+        status = gj2k_image_read_memory(data, size, format, &read, image, error);
+    }
+    free(data);
+    return status;
+}
+
+/* Moves the image's origin on the reference grid to (x, y) (opj_compress -d):
+ * the image area shifts, each component's origin becomes ceil(x / dx).
+ * Refuses (false, one line on stderr) when subsampling would change the size
+ * of a component, since its samples would no longer fill it. */
+static bool move_origin(gj2k_image *image, uint32_t x, uint32_t y)
+{
+    uint64_t x1 = (uint64_t)x + (image->x1 - image->x0);
+    uint64_t y1 = (uint64_t)y + (image->y1 - image->y0);
+    if (x1 > UINT32_MAX || y1 > UINT32_MAX) {
+        report_error("encode: -d %u,%u: the image would end beyond the reference grid (2^32)", x,
+                     y);
+        return false;
+    }
+    for (uint32_t c = 0; c < image->num_components; c++) {
+        const gj2k_component *component = &image->components[c];
+        uint64_t cx0 = ((uint64_t)x + component->dx - 1) / component->dx;
+        uint64_t cy0 = ((uint64_t)y + component->dy - 1) / component->dy;
+        uint64_t width = (x1 + component->dx - 1) / component->dx - cx0;
+        uint64_t height = (y1 + component->dy - 1) / component->dy - cy0;
+        if (width != component->width || height != component->height) {
+            report_error("encode: -d %u,%u: component %u (subsampled %ux%u) would become "
+                         "%llux%llu instead of %ux%u; choose an origin that keeps its size",
+                         x, y, c, component->dx, component->dy, (unsigned long long)width,
+                         (unsigned long long)height, component->width, component->height);
+            return false;
+        }
+    }
+    for (uint32_t c = 0; c < image->num_components; c++) {
+        gj2k_component *component = &image->components[c];
+        component->x0 = (uint32_t)(((uint64_t)x + component->dx - 1) / component->dx);
+        component->y0 = (uint32_t)(((uint64_t)y + component->dy - 1) / component->dy);
+    }
+    image->x0 = x;
+    image->y0 = y;
+    image->x1 = (uint32_t)x1;
+    image->y1 = (uint32_t)y1;
+    return true;
+}
+
+static void print_report(const encode_request *request, const gj2k_image *image,
+                         const gj2k_encode_report *report, double seconds,
+                         const image_difference *difference)
+{
+    const gj2k_encode_options *o = &request->options;
+    double pixels = (double)(image->x1 - image->x0) * (image->y1 - image->y0);
+    double raw = image_raw_bytes(image);
+    printf("%s: %zu bytes", request->output, report->bytes);
+    if (o->format == GJ2K_FORMAT_JP2)
+        printf(" (JP2, codestream %zu bytes)", report->codestream_bytes);
+    printf(", %ux%u, %u component%s\n", image->x1 - image->x0, image->y1 - image->y0,
+           image->num_components, image->num_components == 1 ? "" : "s");
+    printf("  ratio %.2f:1 (%.0f raw bytes), %.4f bits per pixel\n",
+           report->bytes ? raw / (double)report->bytes : 0.0, raw,
+           pixels > 0 ? 8.0 * (double)report->bytes / pixels : 0.0);
+    printf("  %u layer%s, bytes up to each:", report->num_layers,
+           report->num_layers == 1 ? "" : "s");
+    for (unsigned l = 0; l < report->num_layers && l < GJ2K_MAX_LAYERS; l++)
+        printf(" %zu", report->layer_bytes[l]);
+    printf("\n  %s%s, %u tile%s, %zu code-blocks, %u guard bits\n",
+           o->irreversible ? "9/7 irreversible" : "5/3 reversible",
+           report->mct ? (o->irreversible ? " with ICT" : " with RCT") : "", report->num_tiles,
+           report->num_tiles == 1 ? "" : "s", report->num_codeblocks, report->guard_bits);
+    printf("  encode time %.2f ms, %.2f MP/s, %u thread%s\n", seconds * 1e3,
+           seconds > 0 ? pixels * 1e-6 / seconds : 0.0, parallel_thread_count(o->threads),
+           parallel_thread_count(o->threads) == 1 ? "" : "s");
+    if (difference->identical)
+        printf("  PSNR: lossless (bit-exact)\n");
+    else
+        printf("  PSNR: %.2f dB over all components, max abs error %llu\n", difference->psnr,
+               (unsigned long long)difference->max_abs_error);
+}
+
+/* Decodes the encoded bytes and compares them with the image; false (after
+ * one line on stderr) when they do not decode to an image of its shape. */
+static bool measure(const encode_request *request, const gj2k_image *image, const uint8_t *data,
+                    size_t size, image_difference *difference)
+{
+    gj2k_decode_options decode = {.threads = request->options.threads};
+    gj2k_image *decoded = NULL;
+    gj2k_error error = {0};
+    if (gj2k_decode_memory(data, size, &decode, &decoded, &error) != GJ2K_OK) {
+        report_error("%s: the encoded output does not decode: %s", request->output,
+                     error.message);
+        return false;
+    }
+    char why[256];
+    bool comparable = image_compare(image, decoded, difference, why, sizeof why);
+    if (!comparable)
+        report_error("%s: the encoded output decodes to another shape: %s", request->output, why);
+    gj2k_image_destroy(decoded);
+    return comparable;
+}
+
+int command_encode(int argc, char **argv)
+{
+    parsed_options parsed;
+    if (!options_parse("encode", argc, argv, encode_options, ENCODE_OPTION_COUNT, 0, &parsed))
+        return EXIT_USAGE;
+    if (options_has(&parsed, "--help")) {
+        options_print_help(
+            "gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jpc,jp2} [options]",
+            "Compresses an image file to a JPEG 2000 codestream or JP2 file. The options\n"
+            "follow opj_compress. Without -r/-q/--bpp/--bytes the result is lossless (5/3,\n"
+            "one layer); each value of those gives one quality layer. A compression ratio\n"
+            "is raw bytes / output bytes, raw bytes being the sum over components of\n"
+            "width * height * precision / 8; bits per pixel count the whole output over\n"
+            "the image area; PSNR is over all components together.",
+            encode_options, ENCODE_OPTION_COUNT);
+        options_free(&parsed);
+        return 0;
+    }
+    encode_request request = {0};
+    bool ok = read_request(&parsed, &request);
+    options_free(&parsed);
+    if (!ok)
+        return EXIT_USAGE;
+    gj2k_raw_geometry geometry;
+    if (request.raw_geometry != NULL && !parse_raw_geometry(request.raw_geometry, &geometry))
+        return EXIT_USAGE;
+
+    gj2k_error error = {0};
+    gj2k_image *image = NULL;
+    if (read_input(&request, request.raw_geometry ? &geometry : NULL, &image, &error) !=
+        GJ2K_OK) {
+        if (strstr(error.message, request.input) != NULL)
+            report_error("%s", error.message);
+        else
+            report_error("%s: %s", request.input, error.message);
+        return 1;
+    }
+    if (request.shift_origin && !move_origin(image, request.origin_x, request.origin_y)) {
+        gj2k_image_destroy(image);
+        return EXIT_USAGE;
+    }
+
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_encode_report report = {0};
+    double start = now_seconds();
+    gj2k_status status = gj2k_encode_memory(image, &request.options, &data, &size, &report, &error);
+    double seconds = now_seconds() - start;
+    /* With -v the output is decoded and measured before it is written: an
+     * output that does not decode back is a failure and is not written. */
+    image_difference difference = {0};
+    bool done = status == GJ2K_OK;
+    if (!done)
+        report_error("%s: %s", request.output, error.message);
+    if (done && request.verbose)
+        done = measure(&request, image, data, size, &difference);
+    if (done && file_write_whole(request.output, data, size, &error) != GJ2K_OK) {
+        report_error("%s", error.message);
+        done = false;
+    }
+    if (done && request.verbose)
+        print_report(&request, image, &report, seconds, &difference);
+    free(data);
+    gj2k_image_destroy(image);
+    return done ? 0 : 1;
+}
