@@ -19,6 +19,8 @@
 
 #define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */
 #define RATE_FIT_ROUNDS 6             /* header re-estimates before giving up on a size */
+#define DISTORTION_FIT_ROUNDS 3       /* decodes to check PSNR targets */
+#define DISTORTION_FIT_MARGIN 0.98    /* aim a little past the shortfall */
 
 typedef struct encoder_run {
     const gj2k_image *image;
@@ -26,6 +28,7 @@ typedef struct encoder_run {
     encoded_tile *tiles;
     uint32_t num_tiles;
     byte_buffer scratch;  /* Tier-2 dry runs */
+    rate_request request; /* the last rate control run */
 } encoder_run;
 
 static tier2_encode_params tile_packet_params(const encoder_run *run, uint32_t tile,
@@ -235,10 +238,71 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
             break;
         request.overhead = overhead;
     }
+    run->request = request;
     if (status == GJ2K_OK && !last->lossless && !last->by_distortion && out->size > last->max_bytes)
         return gj2k_fail(error, GJ2K_ERROR_LIMIT,
                          "cannot fit the image into %zu bytes (the smallest file is %zu)",
                          last->max_bytes, out->size);
+    return status;
+}
+
+/* Squared error between the source and what a decoder makes of `data`
+ * with `layers` layers; false when the output does not decode alike. */
+static bool measure_squared_error(const gj2k_image *image, const byte_buffer *data,
+                                  unsigned layers, double *squared)
+{
+    gj2k_decode_options options = {.max_layers = layers, .threads = 0};
+    gj2k_image *decoded = NULL;
+    if (gj2k_decode_memory(data->data, data->size, &options, &decoded, NULL) != GJ2K_OK)
+        return false;
+    bool ok = decoded->num_components == image->num_components;
+    *squared = 0.0;
+    for (uint32_t c = 0; ok && c < image->num_components; c++) {
+        const gj2k_component *a = &image->components[c], *b = &decoded->components[c];
+        ok = a->width == b->width && a->height == b->height && b->samples != NULL;
+        for (size_t i = 0; ok && i < (size_t)a->width * a->height; i++) {
+            double d = (double)a->samples[i] - b->samples[i];
+            *squared += d * d;
+        }
+    }
+    gj2k_image_destroy(decoded);
+    return ok;
+}
+
+/* PSNR targets rest on the distortion model of Tier-1; the output is
+ * decoded and, where a layer falls short, its target tightened by the
+ * shortfall and the allocation redone, a few times at most. */
+static gj2k_status meet_distortion_targets(encoder_run *run, byte_buffer *out,
+                                           size_t *codestream_bytes, gj2k_error *error)
+{
+    encode_plan *plan = &run->plan;
+    double wanted[GJ2K_MAX_LAYERS];
+    bool any = false;
+    for (unsigned l = 0; l < plan->cod.layers; l++) {
+        wanted[l] = plan->layers[l].max_squared_error;
+        any = any || plan->layers[l].by_distortion;
+    }
+    gj2k_status status = GJ2K_OK;
+    for (unsigned round = 0; any && round < DISTORTION_FIT_ROUNDS && status == GJ2K_OK; round++) {
+        bool short_of_target = false;
+        for (unsigned l = 0; l < plan->cod.layers; l++) {
+            encode_layer_target *t = &plan->layers[l];
+            double squared;
+            if (!t->by_distortion || !measure_squared_error(run->image, out, l + 1, &squared))
+                continue;
+            if (squared > wanted[l]) {
+                t->max_squared_error *= wanted[l] / squared * DISTORTION_FIT_MARGIN;
+                short_of_target = true;
+            }
+        }
+        if (!short_of_target)
+            break;
+        rate_request request = run->request;
+        status = rate_control_allocate(&request, error);
+        size_t packet_bytes;
+        if (status == GJ2K_OK)
+            status = write_output(run, out, codestream_bytes, &packet_bytes, error);
+    }
     return status;
 }
 
@@ -296,6 +360,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     size_t codestream_bytes = 0;
     if (status == GJ2K_OK)
         status = allocate_and_write(&run, out, &codestream_bytes, error);
+    if (status == GJ2K_OK)
+        status = meet_distortion_targets(&run, out, &codestream_bytes, error);
     if (status == GJ2K_OK && report != NULL)
         fill_report(&run, out->size, codestream_bytes, report);
     for (uint32_t t = 0; run.tiles != NULL && t < run.num_tiles; t++)

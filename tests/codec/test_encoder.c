@@ -233,7 +233,7 @@ static void test_psnr_targets(void)
         REQUIRE(back != NULL);
         double p = psnr(image, back);
         printf("layer %u: PSNR %.2f dB for %.1f\n", layers, p, targets[layers - 1]);
-        CHECK(p >= targets[layers - 1] - 0.5);
+        CHECK(p >= targets[layers - 1] - 0.05); /* decoded and corrected: the target holds */
         CHECK(p <= targets[layers - 1] + 1.5);
         gj2k_image_destroy(back);
     }
