@@ -34,22 +34,17 @@
  * Exit 1 on any failure; 77 (skip) when the data or opj_decompress is
  * missing, except that a missing opj_decompress fails when CI is set. */
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "codestream.h"
+#include "crosscheck_support.h"
 #include "gj2k.h"
-
-extern char **environ;
+#include "image_formats.h"
 
 typedef struct settings {
     const char *shared, *only, *filter;
@@ -82,45 +77,6 @@ typedef struct variant {
 } variant;
 
 /* ------------------------------------------------------------ files */
-
-/* snprintf that cuts quietly (paths and messages here fit in practice). */
-__attribute__((format(printf, 3, 4))) static void text(char *out, size_t size,
-                                                       const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(out, size, format, args);
-    va_end(args);
-}
-
-static bool read_whole(const char *path, uint8_t **data, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return false;
-    bool ok = fseek(f, 0, SEEK_END) == 0;
-    long n = ok ? ftell(f) : -1;
-    ok = n >= 0 && fseek(f, 0, SEEK_SET) == 0;
-    *data = ok ? malloc((size_t)n + 1) : NULL;
-    ok = *data != NULL && fread(*data, 1, (size_t)n, f) == (size_t)n;
-    fclose(f);
-    if (!ok) {
-        free(*data);
-        *data = NULL;
-        return false;
-    }
-    *size = (size_t)n;
-    return true;
-}
-
-static bool write_whole(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return (fclose(f) == 0) & ok;
-}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -207,136 +163,6 @@ static char **list_inputs(const char *dir, const char *const *extensions, size_t
 }
 
 /* ---------------------------------------------------------- OpenJPEG */
-
-/* Looks for opj_decompress on PATH. */
-static bool find_opj(char *out, size_t size)
-{
-    const char *path = getenv("PATH");
-    if (path == NULL)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && (size_t)snprintf(out, size, "%.*s/opj_decompress", (int)n, path) < size &&
-            access(out, X_OK) == 0)
-            return true;
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
-
-/* Runs opj_decompress on `input` for variant `v` into DIR/out.pgx, its
- * messages into DIR/opj.log; keeps only `component` when it is >= 0.
- * Returns its exit status (-1 when it could not be run). */
-static int run_opj(const settings *s, const char *input, const variant *v, int component)
-{
-    char output[4200], log[4200], reduce[16], layers[16], region[64], comp[16];
-    text(output, sizeof output, "%s/out.pgx", s->dir);
-    text(log, sizeof log, "%s/opj.log", s->dir);
-    char *argv[16];
-    int n = 0;
-    argv[n++] = (char *)s->opj;
-    argv[n++] = "-i";
-    argv[n++] = (char *)input;
-    argv[n++] = "-o";
-    argv[n++] = output;
-    if (v->reduce) {
-        text(reduce, sizeof reduce, "%u", v->reduce);
-        argv[n++] = "-r";
-        argv[n++] = reduce;
-    }
-    if (v->layers) {
-        text(layers, sizeof layers, "%u", v->layers);
-        argv[n++] = "-l";
-        argv[n++] = layers;
-    }
-    if (v->region) {
-        text(region, sizeof region, "%u,%u,%u,%u", (unsigned)v->rx0, (unsigned)v->ry0,
-                 (unsigned)v->rx1, (unsigned)v->ry1);
-        argv[n++] = "-d";
-        argv[n++] = region;
-    }
-    if (component >= 0) {
-        text(comp, sizeof comp, "%d", component);
-        argv[n++] = "-c";
-        argv[n++] = comp;
-    }
-    argv[n] = NULL;
-
-    posix_spawn_file_actions_t actions;
-    if (posix_spawn_file_actions_init(&actions) != 0)
-        return -1;
-    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    pid_t pid;
-    int rc = posix_spawn(&pid, s->opj, &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0)
-        return -1;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* The last error line of opj.log (or its last line), for messages. */
-static void opj_log_tail(const settings *s, char *out, size_t size)
-{
-    char path[4200], line[512];
-    text(path, sizeof path, "%s/opj.log", s->dir);
-    text(out, size, "no message");
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    bool have_error = false;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        bool error = strstr(line, "ERROR") != NULL;
-        if (line[0] && (error || !have_error))
-            text(out, size, "%s", line);
-        have_error |= error;
-    }
-    fclose(f);
-}
-
-static void remove_outputs(const settings *s)
-{
-    char path[4200];
-    for (unsigned c = 0;; c++) {
-        text(path, sizeof path, "%s/out_%u.pgx", s->dir, c);
-        if (unlink(path) != 0)
-            break;
-    }
-    text(path, sizeof path, "%s/out.pgx", s->dir);
-    unlink(path);
-    text(path, sizeof path, "%s/opj.log", s->dir);
-    unlink(path);
-}
-
-/* Reads opj's PGX files of the last run, appending them to comps[*count]. */
-static bool read_opj_outputs(const settings *s, gj2k_image **comps, uint32_t max,
-                             uint32_t *count, char *why, size_t why_size)
-{
-    char path[4200];
-    for (uint32_t c = 0;; c++) {
-        text(path, sizeof path, "%s/out_%u.pgx", s->dir, (unsigned)c);
-        if (access(path, F_OK) != 0 && c == 0)
-            text(path, sizeof path, "%s/out.pgx", s->dir);
-        if (access(path, F_OK) != 0)
-            return true;
-        if (*count == max) {
-            text(why, why_size, "opj wrote more components than gj2k decoded");
-            return false;
-        }
-        gj2k_error error = {0};
-        if (gj2k_image_read_file(path, NULL, &comps[*count], &error) != GJ2K_OK) {
-            text(why, why_size, "reading opj's %s: %s", path, error.message);
-            return false;
-        }
-        (*count)++;
-        unlink(path);
-    }
-}
 
 /* --------------------------------------------------------- the headers */
 
@@ -473,28 +299,16 @@ static bool compare(const gj2k_image *mine, gj2k_image *const *opj, uint32_t cou
             if (ox + w > b->width || oy + h > b->height)
                 w = h = 0; /* reported as a size mismatch below */
         }
-        if (a->width != w || a->height != h || a->precision != b->precision ||
-            a->is_signed != b->is_signed || a->samples == NULL) {
-            text(result, size, "component %u: gj2k %ux%u %u-bit %s, opj %ux%u %u-bit %s",
-                 (unsigned)c, (unsigned)a->width, (unsigned)a->height, (unsigned)a->precision,
-                 a->is_signed ? "signed" : "unsigned", (unsigned)w, (unsigned)h,
-                 (unsigned)b->precision, b->is_signed ? "signed" : "unsigned");
+        if (a->width != w || a->height != h) {
+            text(result, size, "component %u: gj2k %ux%u, opj %ux%u", (unsigned)c,
+                 (unsigned)a->width, (unsigned)a->height, (unsigned)w, (unsigned)h);
             return false;
         }
-        for (uint32_t y = 0; y < a->height; y++) {
-            for (uint32_t x = 0; x < a->width; x++) {
-                int32_t va = a->samples[(size_t)y * a->width + x];
-                int32_t vb = b->samples[(size_t)(y + oy) * b->width + x + ox];
-                int64_t d = (int64_t)va - vb;
-                d = d < 0 ? -d : d;
-                k->max_diff = d > k->max_diff ? d : k->max_diff;
-                if (d > k->allowed && ok) {
-                    text(result, size, "component %u (%ux%u) first differs at (%u,%u): "
-                         "gj2k %d, opj %d", (unsigned)c, (unsigned)a->width,
-                         (unsigned)a->height, (unsigned)x, (unsigned)y, (int)va, (int)vb);
-                    ok = false;
-                }
-            }
+        char why[300];
+        if (!component_compare(a, b, ox, oy, k->allowed, c, &k->max_diff, why, sizeof why) &&
+            ok) {
+            text(result, size, "gj2k against opj: %s", why);
+            ok = false;
         }
     }
     return ok;
@@ -506,19 +320,30 @@ static bool opj_decode(const settings *s, const char *input, const stream_facts 
                        const variant *v, gj2k_image **opj, uint32_t *count, char *why,
                        size_t why_size)
 {
-    int passes = f->opj_sycc_guess ? (int)f->num_components : 1;
-    for (int p = 0; p < passes; p++) {
-        int rc = run_opj(s, input, v, f->opj_sycc_guess ? p : -1);
-        if (rc != 0) {
-            char tail[400];
-            opj_log_tail(s, tail, sizeof tail);
-            text(why, why_size, "opj_decompress failed (exit %d): %s", rc, tail);
-            return false;
-        }
-        if (!read_opj_outputs(s, opj, f->num_components, count, why, why_size))
-            return false;
+    char reduce[16], layers[16], region[64];
+    const char *args[8];
+    size_t n = 0;
+    if (v->reduce) {
+        text(reduce, sizeof reduce, "%u", v->reduce);
+        args[n++] = "-r";
+        args[n++] = reduce;
     }
-    return true;
+    if (v->layers) {
+        text(layers, sizeof layers, "%u", v->layers);
+        args[n++] = "-l";
+        args[n++] = layers;
+    }
+    if (v->region) {
+        text(region, sizeof region, "%u,%u,%u,%u", (unsigned)v->rx0, (unsigned)v->ry0,
+             (unsigned)v->rx1, (unsigned)v->ry1);
+        args[n++] = "-d";
+        args[n++] = region;
+    }
+    args[n] = NULL;
+    opj_decode_request request = {.opj = s->opj, .dir = s->dir, .input = input, .args = args,
+                                  .num_components = f->num_components,
+                                  .per_component = f->opj_sycc_guess};
+    return opj_decompress_to_images(&request, opj, count, why, why_size);
 }
 
 /* Decodes `v` with both and prints its line. */
@@ -545,7 +370,6 @@ static void run_variant(const settings *s, const char *name, const char *opj_inp
         variant whole = *v;
         whole.region = false;
         text(first_try, sizeof first_try, "%s", result);
-        remove_outputs(s);
         for (uint32_t c = 0; c < count; c++)
             gj2k_image_destroy(opj[c]);
         count = 0;
@@ -583,11 +407,8 @@ static void run_variant(const settings *s, const char *name, const char *opj_inp
                (long long)k.max_diff, kind, note);
         t->failed++;
     }
-    for (uint32_t c = 0; opj && c < count; c++)
-        gj2k_image_destroy(opj[c]);
-    free(opj);
+    images_destroy(opj, count);
     gj2k_image_destroy(mine);
-    remove_outputs(s);
 }
 
 /* A reduction beyond the levels: OpenJPEG refuses it; say what gj2k does. */
@@ -653,7 +474,7 @@ static void check_file(const settings *s, const char *dir, const char *name, tal
     text(path, sizeof path, "%s/%s", dir, name);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (!read_whole(path, &data, &size)) {
+    if (file_read_all(path, &data, &size, NULL) != GJ2K_OK) {
         printf("FAIL %s: cannot read %s\n", name, path);
         t->failed++;
         return;
@@ -665,7 +486,7 @@ static void check_file(const settings *s, const char *dir, const char *name, tal
         text(extracted, sizeof extracted, "%s/in.j2c", s->dir);
         if (!find_jp2c(data, size, &offset, &cs_size))
             text(why, sizeof why, "no jp2c box found");
-        else if (!write_whole(extracted, data + offset, cs_size))
+        else if (file_write_whole(extracted, data + offset, cs_size, NULL) != GJ2K_OK)
             text(why, sizeof why, "cannot write %s", extracted);
         cs = data + offset;
         opj_input = extracted;
@@ -726,22 +547,17 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     settings s = {0};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0)
-            s.quick = true;
-        else if (strcmp(argv[i], "-v") == 0)
-            s.verbose = true;
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-            s.only = argv[++i];
-        else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
-            s.filter = argv[++i];
-        else if (strcmp(argv[i], "--opj") == 0 && i + 1 < argc)
-            text(s.opj, sizeof s.opj, "%s", argv[++i]);
-        else if (argv[i][0] != '-' && s.shared == NULL)
-            s.shared = argv[i];
-        else
-            return usage();
-    }
+    crosscheck_arguments arguments;
+    if (!crosscheck_arguments_parse(argc, argv, &arguments) || arguments.equal_size ||
+        arguments.gj2k)
+        return usage();
+    s.shared = arguments.operand;
+    s.only = arguments.only;
+    s.filter = arguments.filter;
+    s.quick = arguments.quick;
+    s.verbose = arguments.verbose;
+    if (arguments.opj)
+        text(s.opj, sizeof s.opj, "%s", arguments.opj);
     if (s.shared == NULL ||
         (s.only && strcmp(s.only, "conformance") != 0 && strcmp(s.only, "images") != 0))
         return usage();
@@ -751,17 +567,10 @@ int main(int argc, char **argv)
                "or set GJ2K_SHARED_DIR\n", s.shared);
         return 77;
     }
-    const char *ci = getenv("CI");
-    bool in_ci = ci != NULL && ci[0] != '\0';
-    if (s.opj[0] == '\0' && !find_opj(s.opj, sizeof s.opj)) {
-        printf("%s: opj_decompress (OpenJPEG; Debian package libopenjp2-tools) is not on "
-               "PATH%s\n", in_ci ? "FAIL" : "SKIP",
-               in_ci ? "; CI must have it (scripts/install_dependencies.sh)" : "");
-        return in_ci ? 1 : 77;
-    }
-    const char *tmp = getenv("TMPDIR");
-    text(s.dir, sizeof s.dir, "%s/gj2k-opj-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(s.dir) == NULL) {
+    int missing = s.opj[0] ? 0 : tool_require("opj_decompress", s.opj, sizeof s.opj);
+    if (missing)
+        return missing;
+    if (!temp_dir_create("gj2k-opj", s.dir, sizeof s.dir)) {
         printf("FAIL: cannot create a temporary directory %s\n", s.dir);
         return 1;
     }
@@ -772,7 +581,7 @@ int main(int argc, char **argv)
         found |= check_group(&s, "conformance", &t);
     if (s.only == NULL || strcmp(s.only, "images") == 0)
         found |= check_group(&s, "images", &t);
-    rmdir(s.dir);
+    temp_dir_remove(s.dir);
     if (!found)
         return 77;
     printf("%u variant(s) skipped, %u known difference(s) explained above (not failures)\n",
