@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bench_encode.h"
+#include "bench_gpu.h"
 #include "commands.h"
 #include "component_transform.h"
 #include "dwt.h"
@@ -375,6 +376,8 @@ int command_bench(int argc, char **argv)
         setup.precision = first->precision;
         setup.is_signed = first->is_signed;
         code = run_bench(image, &setup);
+        if (bench_gpu_stage(image, setup.levels, setup.repeats) != 0)
+            code = 1;
     }
     if (bench_encode(image, input, setup.levels + 1, setup.repeats, thread_count) != 0)
         code = 1;

@@ -21,6 +21,7 @@ static const option_spec decode_options[] = {
     {"--force-rgb", NULL, "render grey, sYCC and ICC images as sRGB"},
     {"--upsample", NULL, "bring subsampled components to full size"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
+    {"--device", "auto|gpu|cpu", "where the inverse transforms run (default auto: a GPU if there is one)"},
     {"-v", NULL, "describe what was decoded"},
     {"--help", NULL, "this text"},
 };
@@ -65,6 +66,7 @@ int command_decode(int argc, char **argv)
     const char *region = options_get(&options, "-d"), *tile = options_get(&options, "-t");
     const char *components = options_get(&options, "-c"), *precision = options_get(&options, "-p");
     const char *threads = options_get(&options, "-threads");
+    const char *device = options_get(&options, "--device");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .upsample = options_has(&options, "--upsample"),
                                   .warning = report_warning, .warning_user = (void *)input};
@@ -104,6 +106,12 @@ int command_decode(int argc, char **argv)
         return EXIT_USAGE;
     }
     decode.threads = threads ? (unsigned)value : 0;
+    int device_index = GJ2K_DEVICE_AUTO;
+    if (device && !options_parse_device(device, &device_index)) {
+        report_error("decode: --device %s: expected auto, gpu or cpu", device);
+        return EXIT_USAGE;
+    }
+    decode.device = (gj2k_device)device_index;
     if (region) {
         if (parse_number_list(region, numbers, 4) != 4 || numbers[2] <= numbers[0] ||
             numbers[3] <= numbers[1]) {

@@ -48,6 +48,7 @@ static const option_spec encode_options[] = {
     {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
     {"-threads", "N", "threads (default: every core)"},
+    {"--device", "auto|gpu|cpu", "where the transforms run (default auto: a GPU if there is one)"},
     {"-v", NULL, "report size, ratio, layers, time and PSNR (decodes the output to measure it)"},
     {"--help", NULL, "this text"},
 };
@@ -377,6 +378,12 @@ static bool read_request(const parsed_options *parsed, encode_request *request)
         if (!options_parse_uint(text, 1, 1024, &value))
             return bad_value("-threads", text, "1..1024");
         o->threads = (unsigned)value;
+    }
+    if ((text = options_get(parsed, "--device")) != NULL) {
+        int device;
+        if (!options_parse_device(text, &device))
+            return bad_value("--device", text, "auto, gpu or cpu");
+        o->device = (gj2k_device)device;
     }
     o->irreversible = options_has(parsed, "-I");
     o->use_sop = options_has(parsed, "-SOP");

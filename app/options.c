@@ -122,6 +122,17 @@ void options_print_help(const char *usage, const char *description, const option
     }
 }
 
+bool options_parse_device(const char *text, int *device)
+{
+    static const char *const names[] = {"auto", "cpu", "gpu"}; /* gj2k_device order */
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *device = i;
+            return true;
+        }
+    return false;
+}
+
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
                         unsigned long *value)
 {

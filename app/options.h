@@ -41,6 +41,9 @@ void options_print_help(const char *usage, const char *description, const option
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
                         unsigned long *value);
 
+/* "auto", "gpu" or "cpu" (--device); false for anything else. */
+bool options_parse_device(const char *text, int *device);
+
 /* Prints "gj2k: <message>" as one line to stderr (exit codes: 1 failure, 2 usage). */
 void report_error(const char *format, ...)
 #if defined(__GNUC__)

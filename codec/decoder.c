@@ -9,6 +9,7 @@
 #include "codestream.h"
 #include "color_render.h"
 #include "error.h"
+#include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_formats.h"
 #include "jp2_file.h"
@@ -170,6 +171,14 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
     return GJ2K_OK;
 }
 
+static uint64_t image_samples(const gj2k_image *image)
+{
+    uint64_t samples = 0;
+    for (uint32_t c = 0; c < image->num_components; c++)
+        samples += (uint64_t)image->components[c].width * image->components[c].height;
+    return samples;
+}
+
 /* Decodes every tile that meets `area`. */
 static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, dwt_rect area,
                                 const gj2k_decode_options *options, gj2k_image *image,
@@ -179,7 +188,19 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
                                      .threads = options->threads, .warning = options->warning,
                                      .warning_user = options->warning_user};
-    for (uint32_t t = 0; t < siz->num_tiles; t++) {
+    /* --device: auto takes a GPU when one opens and the image is large
+     * enough to repay opening it (gpu_stage.h); gpu insists on one. */
+    if (options->device == GJ2K_DEVICE_GPU) {
+        gj2k_status status = gpu_stage_create(&settings.gpu, error);
+        if (status != GJ2K_OK)
+            return status;
+    } else if (options->device == GJ2K_DEVICE_AUTO &&
+               image_samples(image) >= GPU_STAGE_AUTO_MIN_SAMPLES) {
+        gj2k_error ignored;
+        gpu_stage_create(&settings.gpu, &ignored);
+    }
+    gj2k_status status = GJ2K_OK;
+    for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)
             continue;
         dwt_rect meet = intersect(j2k_tile_rect(siz, t), area);
@@ -195,11 +216,10 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         if (j2k_codestream_tile(cs, t) == NULL)
             gj2k_warn(options->warning, options->warning_user,
                       "tile %u has no tile-parts: decoded as mid-grey", t);
-        gj2k_status status = tile_decode(cs, data, t, &settings, image, error);
-        if (status != GJ2K_OK)
-            return status;
+        status = tile_decode(cs, data, t, &settings, image, error);
     }
-    return GJ2K_OK;
+    gpu_stage_destroy(settings.gpu);
+    return status;
 }
 
 static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_decode_options *options,

@@ -1,7 +1,6 @@
 /* encode_tile.c - see encode_tile.h. */
 #include "encode_tile.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +25,8 @@ typedef struct forward_plane {
 
 static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
 
-/* Copies the tile-component's samples and level-shifts them (G.1.1). */
-static gj2k_status load_plane(void *context, size_t index, unsigned worker)
+/* Copies the tile-component's samples. */
+static gj2k_status copy_plane(void *context, size_t index, unsigned worker)
 {
     (void)worker;
     forward_plane *plane = &((forward_plane *)context)[index];
@@ -38,6 +37,15 @@ static gj2k_status load_plane(void *context, size_t index, unsigned worker)
         memcpy(plane->integers + (size_t)(y - r.y0) * width,
                c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0),
                width * sizeof(int32_t));
+    return GJ2K_OK;
+}
+
+/* Copies the tile-component's samples and level-shifts them (G.1.1). */
+static gj2k_status load_plane(void *context, size_t index, unsigned worker)
+{
+    copy_plane(context, index, worker);
+    forward_plane *plane = &((forward_plane *)context)[index];
+    dwt_rect r = plane->rect;
     level_shift_forward(plane->integers, rect_area(r), plane->plan->precision,
                         plane->plan->is_signed);
     if (!plane->reversible)
@@ -59,12 +67,8 @@ static void quantize_plane(forward_plane *plane)
         float delta = (float)plane->plan->step[s];
         for (uint32_t row = 0; row < h; row++) {
             size_t at = (size_t)(y + row) * stride + x;
-            quant_forward(plane->floats + at, plane->integers + at, w, delta);
-            for (uint32_t i = 0; i < w; i++) {
-                float ratio = fabsf(plane->floats[at + i]) / delta;
-                float fraction = (ratio - floorf(ratio)) * 256.0f;
-                plane->fractions[at + i] = (uint8_t)(fraction < 255.0f ? fraction : 255.0f);
-            }
+            quant_forward_with_fractions(plane->floats + at, plane->integers + at,
+                                         plane->fractions + at, w, delta);
         }
     }
 }
@@ -216,8 +220,46 @@ static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forw
     return GJ2K_OK;
 }
 
+/* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
+static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, forward_plane *planes,
+                                    uint32_t n, gj2k_error *error)
+{
+    gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
+    float *steps = calloc((size_t)n * J2K_MAX_SUBBANDS, sizeof *steps);
+    gj2k_status status = jobs && steps ? parallel_for(n, plan->threads, copy_plane, planes)
+                                       : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t c = 0; c < n && status == GJ2K_OK; c++) {
+        const encode_component_plan *cp = planes[c].plan;
+        for (unsigned s = 0; s < J2K_MAX_SUBBANDS; s++)
+            steps[(size_t)c * J2K_MAX_SUBBANDS + s] = (float)cp->step[s];
+        jobs[c] = (gpu_forward_plane){.rect = planes[c].rect, .levels = cp->coding.levels,
+                                      .precision = cp->precision, .is_signed = cp->is_signed,
+                                      .samples = planes[c].integers,
+                                      .fractions = planes[c].fractions,
+                                      .steps = steps + (size_t)c * J2K_MAX_SUBBANDS};
+    }
+    if (status == GJ2K_OK)
+        status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, error);
+    free(jobs);
+    free(steps);
+    return status;
+}
+
+/* Whether the tile's planes fit the GPU's free memory now. */
+static bool fits_gpu(gpu_stage *gpu, const forward_plane *planes, uint32_t n)
+{
+    dwt_rect rects[3];
+    size_t needed = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        rects[c % 3] = planes[c].rect;
+        size_t bytes = gpu_stage_bytes_needed(rects, c % 3 + 1);
+        needed = bytes > needed ? bytes : needed;
+    }
+    return needed <= gpu_stage_free_memory(gpu);
+}
+
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        encoded_tile *out, gj2k_error *error)
+                        gpu_stage *gpu, bool *on_gpu, encoded_tile *out, gj2k_error *error)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = plan->siz.num_components;
@@ -251,16 +293,21 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
     }
-    if (status == GJ2K_OK)
+    bool use_gpu = status == GJ2K_OK && gpu != NULL && fits_gpu(gpu, planes, n);
+    if (on_gpu != NULL)
+        *on_gpu = use_gpu;
+    if (use_gpu)
+        status = transform_on_gpu(plan, gpu, planes, n, error);
+    if (status == GJ2K_OK && !use_gpu)
         status = parallel_for(n, plan->threads, load_plane, planes);
-    if (status == GJ2K_OK && plan->cod.mct) {
+    if (status == GJ2K_OK && !use_gpu && plan->cod.mct) {
         size_t area = rect_area(planes[0].rect);
         if (plan->reversible)
             rct_forward(planes[0].integers, planes[1].integers, planes[2].integers, area);
         else
             ict_forward(planes[0].floats, planes[1].floats, planes[2].floats, area);
     }
-    if (status == GJ2K_OK)
+    if (status == GJ2K_OK && !use_gpu)
         status = parallel_for(n, plan->threads, transform_plane, planes);
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,

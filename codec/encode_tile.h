@@ -7,6 +7,7 @@
 #define GJ2K_ENCODE_TILE_H
 
 #include "encode_plan.h"
+#include "gpu_stage.h"
 #include "gj2k.h"
 #include "tile_structure.h"
 
@@ -34,10 +35,12 @@ typedef struct encoded_tile {
     double energy;              /* weighted squared error with no pass sent */
 } encoded_tile;
 
-/* Transforms and codes tile `tile_index` of `image` as `plan` says. The
- * blocks' layer_passes hold plan->cod.layers zeros for rate control to fill. */
+/* Transforms and codes tile `tile_index` of `image` as `plan` says, the
+ * transforms on `gpu` when it is not NULL (on the CPU when the tile does not
+ * fit the GPU's free memory; *on_gpu tells). The blocks' layer_passes hold
+ * plan->cod.layers zeros for rate control to fill. */
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        encoded_tile *out, gj2k_error *error);
+                        gpu_stage *gpu, bool *on_gpu, encoded_tile *out, gj2k_error *error);
 void encoded_tile_free(encoded_tile *tile);
 
 #endif

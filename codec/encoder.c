@@ -12,6 +12,7 @@
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
+#include "gpu_stage.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "rate_control.h"
@@ -28,6 +29,10 @@ typedef struct encoder_run {
     encoded_tile *tiles;
     uint32_t num_tiles;
     byte_buffer scratch;  /* Tier-2 dry runs */
+    gpu_stage *gpu;       /* NULL: the CPU transforms */
+    gj2k_warning_fn warning;
+    void *warning_user;
+    uint32_t gpu_tiles;
     rate_request request; /* the last rate control run */
 } encoder_run;
 
@@ -239,6 +244,20 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
         request.overhead = overhead;
     }
     run->request = request;
+    /* An earlier layer whose target not even an empty layer meets is sent
+     * empty and said so (the last one fails below). */
+    for (unsigned l = 0; status == GJ2K_OK && l + 1 < plan->cod.layers; l++) {
+        const encode_layer_target *t = &plan->layers[l];
+        size_t packets = 0;
+        if (t->lossless || t->by_distortion ||
+            measure_packets(run, l, &packets, error) != GJ2K_OK)
+            continue;
+        size_t layer_size = out->size - packet_bytes + packets;
+        if (layer_size > t->max_bytes)
+            gj2k_warn(run->warning, run->warning_user,
+                      "layer %u: %zu bytes, over its target of %zu (the headers alone need more)",
+                      l + 1, layer_size, t->max_bytes);
+    }
     if (status == GJ2K_OK && !last->lossless && !last->by_distortion && out->size > last->max_bytes)
         return gj2k_fail(error, GJ2K_ERROR_LIMIT,
                          "cannot fit the image into %zu bytes (the smallest file is %zu)",
@@ -315,20 +334,43 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
     report->num_layers = run->plan.cod.layers;
     report->num_tiles = run->num_tiles;
     report->mct = run->plan.cod.mct != 0;
+    report->gpu_tiles = run->gpu_tiles;
     size_t all_packets = 0;
     gj2k_error ignored;
-    if (measure_packets(run, run->plan.cod.layers - 1, &all_packets, &ignored) != GJ2K_OK)
-        return;
+    report->layer_bytes[0] = bytes;
+    if (run->plan.cod.layers == 1 ||
+        measure_packets(run, run->plan.cod.layers - 1, &all_packets, &ignored) != GJ2K_OK)
+        goto counts;
     for (unsigned l = 0; l < run->plan.cod.layers; l++) {
         size_t packets = 0;
         if (measure_packets(run, l, &packets, &ignored) == GJ2K_OK)
             report->layer_bytes[l] = bytes - all_packets + packets;
     }
+counts:
     for (uint32_t t = 0; t < run->num_tiles; t++)
         report->num_codeblocks += run->tiles[t].num_blocks;
     for (uint32_t c = 0; c < run->plan.siz.num_components; c++)
         if (run->plan.components[c].quantization.guard_bits > report->guard_bits)
             report->guard_bits = run->plan.components[c].quantization.guard_bits;
+}
+
+/* --device: auto takes a GPU when one opens and the image is large enough
+ * to repay opening it; gpu insists on one. */
+static gj2k_status open_device(const gj2k_encode_options *options, uint64_t samples,
+                               gpu_stage **gpu, gj2k_error *error)
+{
+    *gpu = NULL;
+    if (options->device == GJ2K_DEVICE_CPU ||
+        (options->device == GJ2K_DEVICE_AUTO && samples < GPU_STAGE_AUTO_MIN_SAMPLES))
+        return GJ2K_OK;
+    if (options->device != GJ2K_DEVICE_AUTO && options->device != GJ2K_DEVICE_GPU)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "unknown device %d",
+                         (int)options->device);
+    gj2k_error ignored;
+    return gpu_stage_create(gpu, options->device == GJ2K_DEVICE_GPU ? error : &ignored) == GJ2K_OK ||
+                   options->device == GJ2K_DEVICE_AUTO
+               ? GJ2K_OK
+               : GJ2K_ERROR_DEVICE;
 }
 
 static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *options,
@@ -338,7 +380,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     gj2k_encode_options defaults = {0};
     if (options == NULL)
         options = &defaults;
-    encoder_run run = {.image = image};
+    encoder_run run = {.image = image, .warning = options->warning,
+                       .warning_user = options->warning_user};
     gj2k_status status = encode_plan_create(image, options, format, &run.plan, error);
     if (status != GJ2K_OK)
         return status;
@@ -347,8 +390,13 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     if (run.tiles == NULL)
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for %u tiles",
                            run.num_tiles);
-    for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++)
-        status = encode_tile(&run.plan, image, t, &run.tiles[t], error);
+    if (status == GJ2K_OK)
+        status = open_device(options, run.plan.total_samples, &run.gpu, error);
+    for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
+        bool on_gpu = false;
+        status = encode_tile(&run.plan, image, t, run.gpu, &on_gpu, &run.tiles[t], error);
+        run.gpu_tiles += on_gpu;
+    }
     if (status == GJ2K_OK)
         status = settle_bit_planes(&run, error);
     if (status == GJ2K_OK) {
@@ -368,6 +416,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         encoded_tile_free(&run.tiles[t]);
     free(run.tiles);
     byte_buffer_free(&run.scratch);
+    gpu_stage_destroy(run.gpu);
     encode_plan_free(&run.plan);
     return status;
 }

@@ -215,6 +215,17 @@ GJ2K_API gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_
 GJ2K_API gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
                                            const gj2k_write_options *options, gj2k_error *error);
 
+/* ------------------------------------------------------------ devices */
+
+/* Where the sample transforms (level shift, component transform, DWT,
+ * quantization) run. The result is the same bits on either. */
+typedef enum gj2k_device {
+    GJ2K_DEVICE_AUTO = 0, /* a usable GPU for images large enough to repay opening it
+                             (at least 2^27 samples), else the CPU */
+    GJ2K_DEVICE_CPU,
+    GJ2K_DEVICE_GPU       /* fail with GJ2K_ERROR_DEVICE when there is no usable GPU */
+} gj2k_device;
+
 /* ------------------------------------------------------------ decoding */
 
 /* What to decode and how to render it; zero-initialised means: the whole
@@ -236,6 +247,7 @@ typedef struct gj2k_decode_options {
     bool force_rgb;            /* --force-rgb: grey, sYCC and ICC images to sRGB */
     unsigned precision;        /* -p: every component to this many bits; 0 = keep */
     uint64_t max_samples;      /* refuse images of more samples; 0 = no fixed limit */
+    gj2k_device device;        /* --device: where the inverse transforms run */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
 } gj2k_decode_options;
@@ -322,6 +334,7 @@ typedef struct gj2k_encode_options {
     const double *targets;      /* num_layers values; NULL with GJ2K_TARGET_NONE */
     const char *comment;        /* COM text; NULL: "Created by gj2k <version>"; "": none */
     unsigned threads;           /* 0 = every core */
+    gj2k_device device;         /* --device: where the forward transforms run */
     gj2k_warning_fn warning;
     void *warning_user;
 } gj2k_encode_options;
@@ -336,12 +349,13 @@ typedef struct gj2k_encode_report {
     size_t num_codeblocks;
     uint32_t guard_bits;        /* the largest used */
     bool mct;                   /* a component transform was applied */
+    uint32_t gpu_tiles;         /* tiles whose transforms ran on the GPU */
 } gj2k_encode_report;
 
 /*
  * Encodes an image into a new malloc'ed JPEG 2000 codestream or JP2 file
  * (*data, *size). `options` may be NULL (lossless defaults); `report` may be
- * NULL. Components must have at most 31 bits.
+ * NULL. Components must have 1 to 24 bits.
  */
 GJ2K_API gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
                                         uint8_t **data, size_t *size, gj2k_encode_report *report,

@@ -158,13 +158,13 @@ static gj2k_status inverse_transform_plane(void *context, size_t index, unsigned
                              : dwt_inverse_97(plane->floats, stride, plane->rect, plane->levels);
 }
 
-/* Annex G.2/G.3: components 0..2 back from YUV/YCbCr when the tile uses a
- * component transform and they agree in size and wavelet. */
-static void inverse_component_transform(tile_plane *planes, uint32_t count,
-                                        const tile_decode_settings *settings, uint32_t tile)
+/* Whether components 0..2 go back through a component transform (Annex
+ * G.2/G.3): the tile uses one and they agree in size and wavelet. */
+static bool uses_component_transform(const tile_plane *planes, uint32_t count,
+                                     const tile_decode_settings *settings, uint32_t tile)
 {
     if (count < 3 || planes[0].params.mct == 0)
-        return;
+        return false;
     size_t n = rect_area(planes[0].rect);
     for (int c = 1; c < 3; c++) {
         if (rect_area(planes[c].rect) != n || planes[c].rect.x0 != planes[0].rect.x0 ||
@@ -172,13 +172,55 @@ static void inverse_component_transform(tile_plane *planes, uint32_t count,
             gj2k_warn(settings->warning, settings->warning_user,
                       "tile %u: component transform skipped: components 0-2 differ in size or "
                       "wavelet", tile);
-            return;
+            return false;
         }
     }
+    return true;
+}
+
+/* Annex G.2/G.3: components 0..2 back from YUV/YCbCr. */
+static void inverse_component_transform(tile_plane *planes)
+{
+    size_t n = rect_area(planes[0].rect);
     if (planes[0].reversible)
         rct_inverse(planes[0].integers, planes[1].integers, planes[2].integers, n);
     else
         ict_inverse(planes[0].floats, planes[1].floats, planes[2].floats, n);
+}
+
+/* The inverse DWT, component transform and level shift of the tile on the
+ * GPU (gpu_stage.h), the same bits as the CPU's: components 0..2 together
+ * when they take the component transform, the others one by one. */
+static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n, bool mct,
+                                  gj2k_error *error)
+{
+    gj2k_status status = GJ2K_OK;
+    for (uint32_t c = 0; c < n && status == GJ2K_OK;) {
+        uint32_t group = mct && c == 0 ? 3 : 1;
+        gpu_inverse_plane jobs[3];
+        for (uint32_t k = 0; k < group; k++) {
+            tile_plane *p = &planes[c + k];
+            jobs[k] = (gpu_inverse_plane){.rect = p->rect, .levels = p->levels,
+                                          .precision = p->precision, .is_signed = p->is_signed,
+                                          .samples = p->integers, .floats = p->floats};
+        }
+        status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, error);
+        c += group;
+    }
+    return status;
+}
+
+/* Whether the tile's planes fit the GPU's free memory now. */
+static bool fits_gpu(gpu_stage *gpu, const tile_plane *planes, uint32_t n)
+{
+    dwt_rect rects[3];
+    size_t needed = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        rects[c % 3] = planes[c].rect;
+        size_t bytes = gpu_stage_bytes_needed(rects, c % 3 + 1);
+        needed = bytes > needed ? bytes : needed;
+    }
+    return needed <= gpu_stage_free_memory(gpu);
 }
 
 /* Copies the part of the plane inside the image's component. */
@@ -362,10 +404,15 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
                               &count, error);
     if (status == GJ2K_OK)
         status = decode_blocks(blocks, count, planes, settings, tile_index, error);
-    if (status == GJ2K_OK)
+    bool mct = status == GJ2K_OK && uses_component_transform(planes, n, settings, tile_index);
+    bool on_gpu = status == GJ2K_OK && settings->gpu != NULL && fits_gpu(settings->gpu, planes, n);
+    if (on_gpu)
+        status = inverse_on_gpu(settings->gpu, planes, n, mct, error);
+    if (status == GJ2K_OK && !on_gpu)
         status = parallel_for(n, settings->threads, inverse_transform_plane, planes);
-    if (status == GJ2K_OK) {
-        inverse_component_transform(planes, n, settings, tile_index);
+    if (status == GJ2K_OK && !on_gpu) {
+        if (mct)
+            inverse_component_transform(planes);
         for (uint32_t c = 0; c < n; c++) {
             tile_plane *plane = &planes[c];
             size_t area = rect_area(plane->rect);
@@ -374,11 +421,12 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
             else
                 level_shift_inverse_float(plane->floats, plane->integers, area, plane->precision,
                                           plane->is_signed);
-            place_plane(plane, &image->components[c]);
         }
-    } else if (error != NULL && error->status == GJ2K_OK) {
-        gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
     }
+    for (uint32_t c = 0; status == GJ2K_OK && c < n; c++)
+        place_plane(&planes[c], &image->components[c]);
+    if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
+        gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
     free(blocks);
     for (uint32_t c = 0; c < n; c++) {
         if (planes[c].has_structure)

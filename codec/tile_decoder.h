@@ -6,12 +6,14 @@
 #define GJ2K_TILE_DECODER_H
 
 #include "codestream.h"
+#include "gpu_stage.h"
 #include "gj2k.h"
 
 typedef struct tile_decode_settings {
     unsigned reduce;      /* resolution levels discarded */
     unsigned max_layers;  /* 0: all */
     unsigned threads;     /* 0: every core */
+    gpu_stage *gpu;       /* NULL: the inverse transforms on the CPU */
     gj2k_warning_fn warning;
     void *warning_user;
 } tile_decode_settings;

@@ -109,6 +109,17 @@ void quant_forward(const float *coefficients, int32_t *indices, size_t count, fl
     }
 }
 
+void quant_forward_with_fractions(const float *coefficients, int32_t *indices, uint8_t *fractions,
+                                  size_t count, float delta)
+{
+    quant_forward(coefficients, indices, count, delta);
+    for (size_t i = 0; i < count; i++) {
+        float ratio = fabsf(coefficients[i]) / delta;
+        float fraction = (ratio - floorf(ratio)) * 256.0f;
+        fractions[i] = (uint8_t)(fraction < 255.0f ? fraction : 255.0f);
+    }
+}
+
 void quant_inverse(const int32_t *indices, float *coefficients, size_t count, float delta,
                    float r)
 {

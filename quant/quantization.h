@@ -48,6 +48,10 @@ quant_step quant_step_unpack(uint16_t field, bool reversible);
  * q = sign(a) * floor(|a| / delta), with IEEE single-precision division. */
 void quant_forward(const float *coefficients, int32_t *indices, size_t count, float delta);
 
+/* quant_forward, plus each |a| / delta - |q| in 1/256 (truncated, at most
+ * 255): what rate control measures distortion against (tier1.h). */
+void quant_forward_with_fractions(const float *coefficients, int32_t *indices, uint8_t *fractions,
+                                  size_t count, float delta);
 /* Reconstruction (eq. E-6): Rq = (q + r * sign(q)) * delta, and 0 for q = 0;
  * r is the reconstruction offset in [0, 1) (0.5 is customary). */
 void quant_inverse(const int32_t *indices, float *coefficients, size_t count, float delta,

@@ -23,6 +23,8 @@ step "device probe"
 build/gpu/gj2k --version | tee "$logs/version.txt"
 
 step "tests"
+# The conformance codestreams, when carried (.conformance-input), for the CPU/GPU decode check.
+[ -d .conformance-input ] && export GJ2K_GPU_CODESTREAMS="$PWD/.conformance-input"
 ctest --test-dir build/gpu -j "$jobs" --output-on-failure >"$logs/ctest.txt" 2>&1
 tests_rc=$?
 tail -5 "$logs/ctest.txt"
@@ -40,8 +42,9 @@ if [ -f .peers/env.sh ] && [ -d .bench ]; then
   for f in .bench/*.j2k .bench/*.j2c; do
     [ -f "$f" ] || continue
     out=$(mktemp -d)
-    printf '%-28s gj2k %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" \
-      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs")" \
+    printf '%-28s gj2k gpu %6s ms  cpu %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" \
+      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs" --device gpu)" \
+      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs" --device cpu)" \
       "$(best opj_decompress -i "$f" -o "$out/o.ppm" -threads "$jobs")" \
       "$(best grk_decompress -i "$f" -o "$out/k.ppm" -H "$jobs")" | tee -a "$logs/peers.txt"
     rm -rf "$out"
@@ -55,12 +58,14 @@ if [ -f .peers/env.sh ] && [ -d .bench ]; then
     out=$(mktemp -d)
     for mode in lossless lossy; do
       flags=(); [ "$mode" = lossy ] && flags=(-I -r 20)
-      printf '%-24s %-8s gj2k %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" "$mode" \
-        "$(best build/gpu/gj2k encode -i "$f" -o "$out/g.j2k" "${flags[@]}" -threads "$jobs")" \
+      printf '%-24s %-8s gj2k cpu %6s ms  gpu %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" "$mode" \
+        "$(best build/gpu/gj2k encode -i "$f" -o "$out/c.j2k" "${flags[@]}" -threads "$jobs" --device cpu)" \
+        "$(best build/gpu/gj2k encode -i "$f" -o "$out/g.j2k" "${flags[@]}" -threads "$jobs" --device gpu)" \
         "$(best opj_compress -i "$f" -o "$out/o.j2k" "${flags[@]}" -threads "$jobs")" \
         "$(best grk_compress -i "$f" -o "$out/k.j2k" "${flags[@]}" -H "$jobs")" | tee -a "$logs/peers.txt"
-      printf '%-24s %-8s bytes: gj2k %s  opj %s  grk %s\n' "$(basename "$f")" "$mode" \
-        "$(stat -c %s "$out/g.j2k" 2>/dev/null)" "$(stat -c %s "$out/o.j2k" 2>/dev/null)" \
+      cmp -s "$out/c.j2k" "$out/g.j2k" && same="gpu = cpu bytes" || same="GPU AND CPU BYTES DIFFER"
+      printf '%-24s %-8s bytes: gj2k %s (%s)  opj %s  grk %s\n' "$(basename "$f")" "$mode" \
+        "$(stat -c %s "$out/g.j2k" 2>/dev/null)" "$same" "$(stat -c %s "$out/o.j2k" 2>/dev/null)" \
         "$(stat -c %s "$out/k.j2k" 2>/dev/null)" | tee -a "$logs/peers.txt"
     done
     rm -rf "$out"
@@ -71,6 +76,6 @@ step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
-grep -E 'DWT|RCT|ICT|quantize|round trip' "$logs/bench.txt" | sed 's/^ */bench: /'
+grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc

@@ -1,0 +1,186 @@
+/* bench_gpu.c - see bench_gpu.h. */
+#include "bench_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "component_transform.h"
+#include "dwt.h"
+#include "gpu_stage.h"
+#include "level_shift.h"
+#include "options.h"
+#include "quantization.h"
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct gpu_bench {
+    const gj2k_image *image;
+    uint32_t count;         /* planes: 3 with a component transform, else 1 */
+    dwt_rect rect;
+    unsigned levels;
+    int32_t *samples[3];    /* GPU input and output */
+    uint8_t *fractions[3];
+    float *floats[3];       /* inverse input (9/7) */
+    float steps[3 * DWT_MAX_LEVELS + 1];
+} gpu_bench;
+
+static size_t plane_area(const gpu_bench *b)
+{
+    return (size_t)(b->rect.x1 - b->rect.x0) * (b->rect.y1 - b->rect.y0);
+}
+
+static void reset_samples(gpu_bench *b)
+{
+    for (uint32_t c = 0; c < b->count; c++)
+        memcpy(b->samples[c], b->image->components[c].samples, plane_area(b) * sizeof(int32_t));
+}
+
+/* The CPU reference of the forward path, for the check. */
+static bool forward_matches_cpu(gpu_bench *b, bool reversible)
+{
+    size_t n = plane_area(b), stride = b->rect.x1 - b->rect.x0;
+    const gj2k_component *first = &b->image->components[0];
+    bool same = true;
+    int32_t *cpu[3] = {NULL, NULL, NULL};
+    float *f[3] = {NULL, NULL, NULL};
+    uint8_t *fr = malloc(n);
+    for (uint32_t c = 0; c < b->count; c++) {
+        cpu[c] = malloc(n * sizeof(int32_t));
+        f[c] = malloc(n * sizeof(float));
+        if (cpu[c] == NULL || f[c] == NULL || fr == NULL) {
+            same = false;
+            goto done;
+        }
+        memcpy(cpu[c], b->image->components[c].samples, n * sizeof(int32_t));
+        level_shift_forward(cpu[c], n, first->precision, first->is_signed);
+        for (size_t i = 0; i < n; i++)
+            f[c][i] = (float)cpu[c][i];
+    }
+    if (b->count == 3 && reversible)
+        rct_forward(cpu[0], cpu[1], cpu[2], n);
+    if (b->count == 3 && !reversible)
+        ict_forward(f[0], f[1], f[2], n);
+    for (uint32_t c = 0; c < b->count && same; c++) {
+        if (reversible) {
+            dwt_forward_53(cpu[c], stride, b->rect, b->levels);
+            same = memcmp(cpu[c], b->samples[c], n * sizeof(int32_t)) == 0;
+            continue;
+        }
+        dwt_forward_97(f[c], stride, b->rect, b->levels);
+        for (unsigned s = 0; s < 3 * b->levels + 1; s++) {
+            unsigned level = s == 0 ? b->levels : b->levels - (s - 1) / 3;
+            dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+            uint32_t x, y, w, h;
+            dwt_band_placement(b->rect, level, band, &x, &y, &w, &h);
+            for (uint32_t row = 0; row < h; row++) {
+                size_t at = (size_t)(y + row) * stride + x;
+                quant_forward_with_fractions(f[c] + at, cpu[c] + at, fr + at, w, b->steps[s]);
+            }
+        }
+        same = memcmp(cpu[c], b->samples[c], n * sizeof(int32_t)) == 0 &&
+               memcmp(fr, b->fractions[c], n) == 0;
+    }
+done:
+    for (uint32_t c = 0; c < b->count; c++) {
+        free(cpu[c]);
+        free(f[c]);
+    }
+    free(fr);
+    return same;
+}
+
+static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned repeats)
+{
+    const gj2k_component *first = &b->image->components[0];
+    double megapixels = (double)plane_area(b) * 1e-6;
+    gj2k_error error = {0};
+    gpu_forward_plane forward[3];
+    gpu_inverse_plane inverse[3];
+    for (uint32_t c = 0; c < b->count; c++) {
+        forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
+                                         .precision = first->precision,
+                                         .is_signed = first->is_signed, .samples = b->samples[c],
+                                         .fractions = b->fractions[c], .steps = b->steps};
+        inverse[c] = (gpu_inverse_plane){.rect = b->rect, .levels = b->levels,
+                                         .precision = first->precision,
+                                         .is_signed = first->is_signed, .samples = b->samples[c],
+                                         .floats = b->floats[c]};
+    }
+    double best_forward = 1e30, best_inverse = 1e30;
+    bool same = true;
+    for (unsigned r = 0; r < repeats; r++) {
+        reset_samples(b);
+        double start = seconds_now();
+        if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, &error) != GJ2K_OK)
+            goto failed;
+        double middle = seconds_now();
+        if (r == 0)
+            same = forward_matches_cpu(b, reversible);
+        /* The inverse of what came out (9/7: the indices as coefficients). */
+        for (uint32_t c = 0; c < b->count && !reversible; c++)
+            for (size_t i = 0; i < plane_area(b); i++)
+                b->floats[c][i] = (float)b->samples[c][i] * b->steps[0];
+        double again = seconds_now();
+        if (gpu_inverse(gpu, inverse, b->count, reversible, b->count == 3, &error) != GJ2K_OK)
+            goto failed;
+        double end = seconds_now();
+        best_forward = middle - start < best_forward ? middle - start : best_forward;
+        best_inverse = end - again < best_inverse ? end - again : best_inverse;
+    }
+    printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  %s\n",
+           reversible ? "5/3" : "9/7", best_forward * 1e3, megapixels / best_forward,
+           same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
+    printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s\n", reversible ? "5/3" : "9/7",
+           best_inverse * 1e3, megapixels / best_inverse);
+    return same ? 0 : 1;
+failed:
+    report_error("bench: %s", error.message);
+    return 1;
+}
+
+int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
+{
+    const gj2k_component *first = &image->components[0];
+    gpu_bench b = {.image = image, .count = image->num_components >= 3 ? 3 : 1,
+                   .rect = {first->x0, first->y0, first->x0 + first->width,
+                            first->y0 + first->height},
+                   .levels = levels};
+    gj2k_error error = {0};
+    double start = seconds_now();
+    gpu_stage *gpu = NULL;
+    if (gpu_stage_create(&gpu, &error) != GJ2K_OK) {
+        printf("GPU stage: none (%s)\n", error.message);
+        return 0;
+    }
+    printf("GPU stage (%u component%s, %u levels, best of %u; opening the device took %.0f ms):\n",
+           b.count, b.count == 1 ? "" : "s", levels, repeats, (seconds_now() - start) * 1e3);
+    for (unsigned s = 0; s < 3 * levels + 1; s++)
+        b.steps[s] = 0.5f;
+    int code = 0;
+    size_t n = plane_area(&b);
+    for (uint32_t c = 0; c < b.count; c++) {
+        b.samples[c] = malloc((n ? n : 1) * sizeof(int32_t));
+        b.fractions[c] = malloc(n ? n : 1);
+        b.floats[c] = malloc((n ? n : 1) * sizeof(float));
+        if (!b.samples[c] || !b.fractions[c] || !b.floats[c])
+            code = 1;
+    }
+    if (code == 0)
+        code = time_paths(gpu, &b, true, repeats) | time_paths(gpu, &b, false, repeats);
+    else
+        report_error("bench: out of memory");
+    for (uint32_t c = 0; c < b.count; c++) {
+        free(b.samples[c]);
+        free(b.fractions[c]);
+        free(b.floats[c]);
+    }
+    gpu_stage_destroy(gpu);
+    return code;
+}

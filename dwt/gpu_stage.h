@@ -1,0 +1,69 @@
+/* gpu_stage.h - the GPU stage behind a plain C interface: the sample
+ * transforms of a tile on a CUDA device, giving exactly the CPU reference's
+ * bits (docs/numerics.md).
+ *
+ * Forward (encoding): samples -> DC level shift (G.1) -> RCT or ICT on
+ * components 0..2 (G.2, G.3) -> every decomposition level (F.4) -> for 9/7,
+ * quantization of every subband (E.1) with the fractions rate control uses.
+ * Inverse (decoding): dequantized coefficients -> every level (F.3) ->
+ * inverse RCT or ICT -> level shift back, clamp (and rounding for 9/7).
+ * Buffers are host memory in the layout of the CPU path: one tile-component
+ * of rect.x1 - rect.x0 samples a row, the subbands in the Mallat layout of
+ * dwt.h. In a build without CUDA every call fails with GJ2K_ERROR_DEVICE.
+ */
+#ifndef GJ2K_GPU_STAGE_H
+#define GJ2K_GPU_STAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwt.h"
+#include "gj2k.h"
+
+typedef struct gpu_stage gpu_stage;
+
+/* --device auto takes the GPU only for images of at least this many samples:
+ * opening a device costs a process about 270 ms (H200, measured; docs/gpu-
+ * notes.md), more than the transforms of smaller images take on the CPU. */
+#define GPU_STAGE_AUTO_MIN_SAMPLES ((uint64_t)1 << 27)
+
+/* One tile-component for gpu_forward. */
+typedef struct gpu_forward_plane {
+    dwt_rect rect;          /* the tile-component on its grid */
+    unsigned levels;        /* decomposition levels */
+    uint32_t precision;
+    bool is_signed;
+    int32_t *samples;       /* in: samples; out: 5/3 coefficients or 9/7 indices */
+    uint8_t *fractions;     /* 9/7 out: |a| / Delta - |q| in 1/256 (as encode_tile makes them) */
+    const float *steps;     /* 9/7: Delta of each subband, LL first (QCD order) */
+} gpu_forward_plane;
+
+/* One tile-component for gpu_inverse. */
+typedef struct gpu_inverse_plane {
+    dwt_rect rect;
+    unsigned levels;
+    uint32_t precision;
+    bool is_signed;
+    int32_t *samples;       /* 5/3 in: coefficients; out (both): samples */
+    const float *floats;    /* 9/7 in: dequantized coefficients */
+} gpu_inverse_plane;
+
+/* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this
+ * build has no CUDA; the message says why. */
+gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);
+void gpu_stage_destroy(gpu_stage *stage);
+/* Bytes of device memory free now (0 without a device). */
+size_t gpu_stage_free_memory(gpu_stage *stage);
+/* Device bytes a tile of these planes needs at most. */
+size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count);
+
+/* The forward path of one tile's `count` planes; `mct` transforms planes
+ * 0..2, which must then agree in rect. */
+gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
+                        bool reversible, bool mct, gj2k_error *error);
+/* The inverse path of one tile's planes. */
+gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t count,
+                        bool reversible, bool mct, gj2k_error *error);
+
+#endif

@@ -1,0 +1,38 @@
+/* gpu_stage_none.c - the GPU stage of a build without CUDA: no device. */
+#include "gpu_stage.h"
+
+#include "error.h"
+
+gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
+{
+    *out = NULL;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
+void gpu_stage_destroy(gpu_stage *stage) { (void)stage; }
+
+size_t gpu_stage_free_memory(gpu_stage *stage)
+{
+    (void)stage;
+    return 0;
+}
+
+size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count)
+{
+    (void)rects, (void)count;
+    return 0;
+}
+
+gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
+                        bool reversible, bool mct, gj2k_error *error)
+{
+    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
+gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t count,
+                        bool reversible, bool mct, gj2k_error *error)
+{
+    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}

@@ -1,0 +1,324 @@
+/* test_gpu_stage.c - the GPU stage against the CPU reference: the same bits
+ * for fresh random data of odd sizes and origins, both wavelets, forward
+ * and inverse; byte-identical codestreams from --device gpu and cpu; the
+ * same decoded images over the conformance codestreams. Every case skips
+ * (exit 77) on a machine without a usable GPU. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "component_transform.h"
+#include "dwt.h"
+#include "gj2k.h"
+#include "gpu_stage.h"
+#include "level_shift.h"
+#include "quantization.h"
+#include "test_harness.h"
+
+static gpu_stage *open_gpu(void)
+{
+    gpu_stage *gpu = NULL;
+    gj2k_error error = {0};
+    if (gpu_stage_create(&gpu, &error) != GJ2K_OK)
+        test_skip(error.message);
+    return gpu;
+}
+
+static size_t area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
+
+/* A random tile-component: sizes from 1 to ~300 (often odd), any origin parity. */
+static dwt_rect random_rect(void)
+{
+    uint32_t x0 = (uint32_t)test_random_range(0, 9), y0 = (uint32_t)test_random_range(0, 9);
+    int64_t shape = test_random_range(0, 9);
+    uint32_t w = shape == 0 ? 1 : (uint32_t)test_random_range(1, 300);
+    uint32_t h = shape == 1 ? 1 : (uint32_t)test_random_range(1, 300);
+    return (dwt_rect){x0, y0, x0 + w, y0 + h};
+}
+
+/* The CPU's forward path (as encode_tile runs it) for 1 or 3 planes. */
+static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsigned levels,
+                        uint32_t precision, bool reversible, bool mct, uint32_t count,
+                        const float *steps)
+{
+    size_t n = area(r), stride = r.x1 - r.x0;
+    float *floats[3] = {NULL, NULL, NULL};
+    for (uint32_t c = 0; c < count; c++) {
+        level_shift_forward(samples[c], n, precision, false);
+        if (!reversible) {
+            floats[c] = xmalloc(n * sizeof(float));
+            for (size_t i = 0; i < n; i++)
+                floats[c][i] = (float)samples[c][i];
+        }
+    }
+    if (mct && reversible)
+        rct_forward(samples[0], samples[1], samples[2], n);
+    if (mct && !reversible)
+        ict_forward(floats[0], floats[1], floats[2], n);
+    for (uint32_t c = 0; c < count; c++) {
+        if (reversible) {
+            dwt_forward_53(samples[c], stride, r, levels);
+            continue;
+        }
+        dwt_forward_97(floats[c], stride, r, levels);
+        for (unsigned s = 0; s < 3 * levels + 1; s++) {
+            unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
+            dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+            uint32_t x, y, w, h;
+            dwt_band_placement(r, level, band, &x, &y, &w, &h);
+            for (uint32_t row = 0; row < h; row++) {
+                size_t at = (size_t)(y + row) * stride + x;
+                quant_forward_with_fractions(floats[c] + at, samples[c] + at, fractions[c] + at, w,
+                                             steps[s]);
+            }
+        }
+        free(floats[c]);
+    }
+}
+
+static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
+{
+    dwt_rect r = random_rect();
+    unsigned levels = (unsigned)test_random_range(0, 7);
+    uint32_t precision = (uint32_t)test_random_range(1, 16);
+    uint32_t count = mct ? 3 : 1;
+    size_t n = area(r);
+    float steps[3 * 7 + 1];
+    for (unsigned s = 0; s < 3 * levels + 1; s++)
+        steps[s] = (float)ldexp(1.0 + (double)test_random_range(0, 2047) / 2048.0,
+                                (int)test_random_range(-4, 3));
+    int32_t *cpu[3], *gpu_out[3];
+    uint8_t *cpu_fr[3], *gpu_fr[3];
+    gpu_forward_plane jobs[3];
+    for (uint32_t c = 0; c < count; c++) {
+        cpu[c] = xmalloc(n * sizeof(int32_t));
+        gpu_out[c] = xmalloc(n * sizeof(int32_t));
+        cpu_fr[c] = xmalloc(n ? n : 1);
+        gpu_fr[c] = xmalloc(n ? n : 1);
+        memset(cpu_fr[c], 0, n ? n : 1);
+        memset(gpu_fr[c], 0, n ? n : 1);
+        for (size_t i = 0; i < n; i++)
+            cpu[c][i] = gpu_out[c][i] = (int32_t)test_random_range(0, ((int64_t)1 << precision) - 1);
+        jobs[c] = (gpu_forward_plane){.rect = r, .levels = levels, .precision = precision,
+                                      .samples = gpu_out[c], .fractions = gpu_fr[c], .steps = steps};
+    }
+    cpu_forward(cpu, cpu_fr, r, levels, precision, reversible, mct, count, steps);
+    gj2k_error error = {0};
+    gj2k_status status = gpu_forward(gpu, jobs, count, reversible, mct, &error);
+    if (status != GJ2K_OK)
+        printf("%s: %s\n", label, error.message);
+    CHECK(status == GJ2K_OK);
+    for (uint32_t c = 0; c < count; c++) {
+        bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0 &&
+                    (reversible || memcmp(cpu_fr[c], gpu_fr[c], n) == 0);
+        if (!same)
+            printf("%s: %ux%u at (%u,%u), %u levels, %u bits, component %u differs\n", label,
+                   r.x1 - r.x0, r.y1 - r.y0, r.x0, r.y0, levels, precision, c);
+        CHECK(same);
+        free(cpu[c]);
+        free(gpu_out[c]);
+        free(cpu_fr[c]);
+        free(gpu_fr[c]);
+    }
+}
+
+static void test_forward_matches_cpu(void)
+{
+    gpu_stage *gpu = open_gpu();
+    for (int i = 0; i < 60; i++) {
+        forward_case(gpu, true, i % 2 == 0, "5/3");
+        forward_case(gpu, false, i % 2 == 0, "9/7");
+    }
+    gpu_stage_destroy(gpu);
+}
+
+static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
+{
+    dwt_rect r = random_rect();
+    unsigned levels = (unsigned)test_random_range(0, 7);
+    uint32_t precision = (uint32_t)test_random_range(1, 16);
+    uint32_t count = mct ? 3 : 1;
+    size_t n = area(r), stride = r.x1 - r.x0;
+    int32_t *cpu[3], *gpu_out[3];
+    float *floats[3], *gpu_floats[3];
+    gpu_inverse_plane jobs[3];
+    int64_t range = (int64_t)1 << precision;
+    for (uint32_t c = 0; c < count; c++) {
+        cpu[c] = xmalloc(n * sizeof(int32_t));
+        gpu_out[c] = xmalloc(n * sizeof(int32_t));
+        floats[c] = xmalloc(n * sizeof(float));
+        gpu_floats[c] = xmalloc(n * sizeof(float));
+        for (size_t i = 0; i < n; i++) {
+            cpu[c][i] = gpu_out[c][i] = (int32_t)test_random_range(-range, range);
+            floats[c][i] = gpu_floats[c][i] = (float)test_random_range(-range * 8, range * 8) / 8.0f;
+        }
+        jobs[c] = (gpu_inverse_plane){.rect = r, .levels = levels, .precision = precision,
+                                      .samples = gpu_out[c], .floats = gpu_floats[c]};
+    }
+    for (uint32_t c = 0; c < count; c++) {
+        if (reversible)
+            dwt_inverse_53(cpu[c], stride, r, levels);
+        else
+            dwt_inverse_97(floats[c], stride, r, levels);
+    }
+    if (mct && reversible)
+        rct_inverse(cpu[0], cpu[1], cpu[2], n);
+    if (mct && !reversible)
+        ict_inverse(floats[0], floats[1], floats[2], n);
+    for (uint32_t c = 0; c < count; c++) {
+        if (reversible)
+            level_shift_inverse(cpu[c], n, precision, false);
+        else
+            level_shift_inverse_float(floats[c], cpu[c], n, precision, false);
+    }
+    gj2k_error error = {0};
+    gj2k_status status = gpu_inverse(gpu, jobs, count, reversible, mct, &error);
+    if (status != GJ2K_OK)
+        printf("%s: %s\n", label, error.message);
+    CHECK(status == GJ2K_OK);
+    for (uint32_t c = 0; c < count; c++) {
+        bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0;
+        if (!same)
+            printf("%s: %ux%u at (%u,%u), %u levels, component %u differs\n", label, r.x1 - r.x0,
+                   r.y1 - r.y0, r.x0, r.y0, levels, c);
+        CHECK(same);
+        free(cpu[c]);
+        free(gpu_out[c]);
+        free(floats[c]);
+        free(gpu_floats[c]);
+    }
+}
+
+static void test_inverse_matches_cpu(void)
+{
+    gpu_stage *gpu = open_gpu();
+    for (int i = 0; i < 60; i++) {
+        inverse_case(gpu, true, i % 2 == 0, "5/3");
+        inverse_case(gpu, false, i % 2 == 0, "9/7");
+    }
+    gpu_stage_destroy(gpu);
+}
+
+/* A photograph-like image: gradients and noise. */
+static gj2k_image *make_image(uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, uint32_t count,
+                              uint32_t precision)
+{
+    gj2k_component_info info[3];
+    for (uint32_t c = 0; c < count; c++)
+        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = precision};
+    gj2k_image *image = NULL;
+    if (gj2k_image_create(&image, x0, y0, x0 + w, y0 + h, count, info, NULL) != GJ2K_OK)
+        return NULL;
+    int64_t top = ((int64_t)1 << precision) - 1;
+    for (uint32_t c = 0; c < count; c++)
+        for (size_t i = 0; i < (size_t)w * h; i++) {
+            double v = 0.5 + 0.4 * sin((double)(i % w) * 0.05 + c) * cos((double)(i / w) * 0.03);
+            int64_t s = (int64_t)(v * (double)top) + test_random_range(-top / 20, top / 20);
+            image->components[c].samples[i] = (int32_t)(s < 0 ? 0 : s > top ? top : s);
+        }
+    return image;
+}
+
+static void test_encode_same_bytes(void)
+{
+    gpu_stage_destroy(open_gpu());
+    for (int i = 0; i < 12; i++) {
+        /* Odd sizes, large enough that a 15:1 file can hold the headers. */
+        gj2k_image *image = make_image((uint32_t)test_random_range(0, 7), (uint32_t)test_random_range(0, 7),
+                                       (uint32_t)test_random_range(40, 700), (uint32_t)test_random_range(40, 500),
+                                       i % 3 == 0 ? 1 : 3, i % 2 ? 8 : 12);
+        REQUIRE(image != NULL);
+        double ratio = 15.0;
+        gj2k_encode_options o = {.irreversible = i % 2 == 1, .num_resolutions = 1 + (unsigned)i % 8,
+                                 .tile_width = i % 4 == 3 ? 128 : 0, .tile_height = i % 4 == 3 ? 96 : 0};
+        if (o.irreversible) {
+            o.target = GJ2K_TARGET_RATIO;
+            o.num_layers = 1;
+            o.targets = &ratio;
+        }
+        uint8_t *bytes[2];
+        size_t sizes[2];
+        gj2k_encode_report report[2];
+        for (int d = 0; d < 2; d++) {
+            o.device = d == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU;
+            gj2k_error error = {0};
+            gj2k_status status = gj2k_encode_memory(image, &o, &bytes[d], &sizes[d], &report[d], &error);
+            if (status != GJ2K_OK)
+                printf("encode %d: %s\n", i, error.message);
+            REQUIRE(status == GJ2K_OK);
+        }
+        CHECK(report[1].gpu_tiles == report[1].num_tiles);
+        bool same = sizes[0] == sizes[1] && memcmp(bytes[0], bytes[1], sizes[0]) == 0;
+        if (!same)
+            printf("case %d (%ux%u, %s): codestreams differ\n", i, image->x1 - image->x0,
+                   image->y1 - image->y0, o.irreversible ? "9/7" : "5/3");
+        CHECK(same);
+        free(bytes[0]);
+        free(bytes[1]);
+        gj2k_image_destroy(image);
+    }
+}
+
+static bool same_image(const gj2k_image *a, const gj2k_image *b)
+{
+    if (a->num_components != b->num_components)
+        return false;
+    for (uint32_t c = 0; c < a->num_components; c++) {
+        const gj2k_component *x = &a->components[c], *y = &b->components[c];
+        if (x->width != y->width || x->height != y->height || (x->samples == NULL) != (y->samples == NULL))
+            return false;
+        if (x->samples && memcmp(x->samples, y->samples, (size_t)x->width * x->height * 4) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Every conformance codestream decodes to the same image on either device. */
+static void test_decode_conformance_same(void)
+{
+    gpu_stage_destroy(open_gpu());
+    /* GJ2K_GPU_CODESTREAMS: a copy of them, where ../shared does not reach. */
+    const char *dir = getenv("GJ2K_GPU_CODESTREAMS");
+    if (dir == NULL)
+        dir = test_shared_path("conformance/input");
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        test_skip("no conformance codestreams");
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || (strcmp(e->d_name + len - 4, ".j2c") && strcmp(e->d_name + len - 4, ".j2k") &&
+                        strcmp(e->d_name + len - 4, ".jp2")))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        gj2k_image *images[2] = {NULL, NULL};
+        gj2k_status status[2];
+        for (int k = 0; k < 2; k++) {
+            gj2k_decode_options o = {.device = k == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU};
+            status[k] = gj2k_decode_file(path, &o, &images[k], NULL);
+        }
+        bool same = status[0] == status[1] && (status[0] != GJ2K_OK || same_image(images[0], images[1]));
+        if (!same)
+            printf("%s: CPU and GPU decodes differ\n", e->d_name);
+        CHECK(same);
+        files++;
+        gj2k_image_destroy(images[0]);
+        gj2k_image_destroy(images[1]);
+    }
+    closedir(d);
+    printf("%d files compared\n", files);
+    CHECK(files > 0);
+}
+
+static const test_case cases[] = {
+    {"forward_matches_cpu", test_forward_matches_cpu},
+    {"inverse_matches_cpu", test_inverse_matches_cpu},
+    {"encode_same_bytes", test_encode_same_bytes},
+    {"decode_conformance_same", test_decode_conformance_same},
+};
+
+TEST_MAIN(cases)
