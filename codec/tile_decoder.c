@@ -210,17 +210,13 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
     return status;
 }
 
-/* Whether the tile's planes fit the GPU's free memory now. */
+/* Whether the tile's planes fit the GPU's memory. */
 static bool fits_gpu(gpu_stage *gpu, const tile_plane *planes, uint32_t n)
 {
-    dwt_rect rects[3];
-    size_t needed = 0;
-    for (uint32_t c = 0; c < n; c++) {
-        rects[c % 3] = planes[c].rect;
-        size_t bytes = gpu_stage_bytes_needed(rects, c % 3 + 1);
-        needed = bytes > needed ? bytes : needed;
-    }
-    return needed <= gpu_stage_free_memory(gpu);
+    size_t largest = 0;
+    for (uint32_t c = 0; c < n; c++)
+        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
+    return gpu_stage_fits(gpu, largest);
 }
 
 /* Copies the part of the plane inside the image's component. */

@@ -53,10 +53,9 @@ typedef struct gpu_inverse_plane {
  * build has no CUDA; the message says why. */
 gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);
 void gpu_stage_destroy(gpu_stage *stage);
-/* Bytes of device memory free now (0 without a device). */
-size_t gpu_stage_free_memory(gpu_stage *stage);
-/* Device bytes a tile of these planes needs at most. */
-size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count);
+/* Whether a tile whose largest tile-component has `largest_area` samples
+ * fits in the device memory the stage holds or can still get. */
+bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
 
 /* The forward path of one tile's `count` planes; `mct` transforms planes
  * 0..2, which must then agree in rect. */

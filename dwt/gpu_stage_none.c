@@ -11,16 +11,10 @@ gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
 
 void gpu_stage_destroy(gpu_stage *stage) { (void)stage; }
 
-size_t gpu_stage_free_memory(gpu_stage *stage)
+bool gpu_stage_fits(gpu_stage *stage, size_t largest_area)
 {
-    (void)stage;
-    return 0;
-}
-
-size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count)
-{
-    (void)rects, (void)count;
-    return 0;
+    (void)stage, (void)largest_area;
+    return false;
 }
 
 gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,

@@ -336,22 +336,51 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     std::free(g);
 }
 
-extern "C" size_t gpu_stage_free_memory(gpu_stage *g)
+/* Device bytes a plane of `elements` samples needs: 7 buffers of 4-byte
+ * elements and the fractions (ensure_capacity). */
+static size_t bytes_for(size_t elements) { return elements * (7 * 4 + 1); }
+
+extern "C" bool gpu_stage_fits(gpu_stage *g, size_t largest_area)
 {
+    if (g == nullptr)
+        return false;
+    if (largest_area <= g->capacity)
+        return true;
     size_t free_bytes = 0, total = 0;
-    if (g == nullptr || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
         cudaGetLastError();
-        return 0;
+        return false;
     }
-    return free_bytes;
+    return bytes_for(largest_area) <= free_bytes + bytes_for(g->capacity);
 }
 
-extern "C" size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count)
+/* Makes room for the largest of the planes. */
+template <typename Plane>
+static gj2k_status reserve_for(gpu_stage *g, const Plane *planes, uint32_t count, gj2k_error *error)
 {
-    size_t largest = 0;
+    size_t largest = 1;
     for (uint32_t c = 0; c < count; c++)
-        largest = rect_area(rects[c]) > largest ? rect_area(rects[c]) : largest;
-    return largest * (7 * 4 + 1);
+        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
+    return ensure_capacity(g, largest, error);
+}
+
+/* RCT or ICT (G.2, G.3), either way, over planes 0..2 of n samples. */
+static gj2k_status component_transform(gpu_stage *g, size_t n, bool reversible, bool forward,
+                                       gj2k_error *error)
+{
+    int32_t *i[3] = {(int32_t *)g->planes[0], (int32_t *)g->planes[1], (int32_t *)g->planes[2]};
+    float *f[3] = {(float *)g->planes[0], (float *)g->planes[1], (float *)g->planes[2]};
+    unsigned blocks = blocks_for(n);
+    if (reversible && forward)
+        rct_forward<<<blocks, kThreads, 0, g->stream>>>(i[0], i[1], i[2], n);
+    else if (reversible)
+        rct_inverse<<<blocks, kThreads, 0, g->stream>>>(i[0], i[1], i[2], n);
+    else if (forward)
+        ict_forward<<<blocks, kThreads, 0, g->stream>>>(f[0], f[1], f[2], n);
+    else
+        ict_inverse<<<blocks, kThreads, 0, g->stream>>>(f[0], f[1], f[2], n);
+    GPU_LAUNCHED("component transform");
+    return GJ2K_OK;
 }
 
 /* Planes `first`..`first + n` are uploaded, level-shifted and (with mct)
@@ -359,10 +388,7 @@ extern "C" size_t gpu_stage_bytes_needed(const dwt_rect *rects, uint32_t count)
 extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gj2k_error *error)
 {
-    size_t largest = 0;
-    for (uint32_t c = 0; c < count; c++)
-        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
-    gj2k_status status = ensure_capacity(g, largest ? largest : 1, error);
+    gj2k_status status = reserve_for(g, planes, count, error);
     if (status != GJ2K_OK)
         return status;
     uint32_t c = 0;
@@ -385,11 +411,9 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
             GPU_LAUNCHED("to float");
         }
         if (group == 3 && n > 0) {
-            if (reversible)
-                rct_forward<<<blocks_for(n), kThreads, 0, g->stream>>>((int32_t *)g->planes[0], (int32_t *)g->planes[1], (int32_t *)g->planes[2], n);
-            else
-                ict_forward<<<blocks_for(n), kThreads, 0, g->stream>>>((float *)g->planes[0], (float *)g->planes[1], (float *)g->planes[2], n);
-            GPU_LAUNCHED("component transform");
+            status = component_transform(g, n, reversible, true, error);
+            if (status != GJ2K_OK)
+                return status;
         }
         for (uint32_t k = 0; k < group; k++) {
             gpu_forward_plane *p = &planes[c + k];
@@ -422,10 +446,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
 extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gj2k_error *error)
 {
-    size_t largest = 0;
-    for (uint32_t c = 0; c < count; c++)
-        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
-    gj2k_status status = ensure_capacity(g, largest ? largest : 1, error);
+    gj2k_status status = reserve_for(g, planes, count, error);
     if (status != GJ2K_OK)
         return status;
     uint32_t c = 0;
@@ -448,11 +469,9 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         }
         size_t n = rect_area(planes[c].rect);
         if (group == 3 && n > 0) {
-            if (reversible)
-                rct_inverse<<<blocks_for(n), kThreads, 0, g->stream>>>((int32_t *)g->planes[0], (int32_t *)g->planes[1], (int32_t *)g->planes[2], n);
-            else
-                ict_inverse<<<blocks_for(n), kThreads, 0, g->stream>>>((float *)g->planes[0], (float *)g->planes[1], (float *)g->planes[2], n);
-            GPU_LAUNCHED("inverse component transform");
+            status = component_transform(g, n, reversible, false, error);
+            if (status != GJ2K_OK)
+                return status;
         }
         for (uint32_t k = 0; k < group; k++) {
             gpu_inverse_plane *p = &planes[c + k];
