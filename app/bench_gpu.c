@@ -113,14 +113,15 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
                                          .is_signed = first->is_signed, .samples = b->samples[c],
                                          .floats = b->floats[c]};
     }
-    double best_forward = 1e30, best_inverse = 1e30;
+    double best_forward = 1e30, best_inverse = 1e30, forward_copies = 0, inverse_copies = 0;
     bool same = true;
     for (unsigned r = 0; r < repeats; r++) {
         reset_samples(b);
         double start = seconds_now();
-        if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, &error) != GJ2K_OK)
+        if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
         double middle = seconds_now();
+        double copies = gpu_stage_take_transfer_ms(gpu);
         if (r == 0)
             same = forward_matches_cpu(b, reversible);
         /* The inverse of what came out (9/7: the indices as coefficients). */
@@ -131,18 +132,69 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
         if (gpu_inverse(gpu, inverse, b->count, reversible, b->count == 3, &error) != GJ2K_OK)
             goto failed;
         double end = seconds_now();
-        best_forward = middle - start < best_forward ? middle - start : best_forward;
-        best_inverse = end - again < best_inverse ? end - again : best_inverse;
+        if (middle - start < best_forward) {
+            best_forward = middle - start;
+            forward_copies = copies;
+        }
+        if (end - again < best_inverse) {
+            best_inverse = end - again;
+            inverse_copies = gpu_stage_take_transfer_ms(gpu);
+        }
+        gpu_stage_take_transfer_ms(gpu);
     }
-    printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  %s\n",
+    printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  copies %.2f ms; %s\n",
            reversible ? "5/3" : "9/7", best_forward * 1e3, megapixels / best_forward,
-           same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
-    printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s\n", reversible ? "5/3" : "9/7",
-           best_inverse * 1e3, megapixels / best_inverse);
+           forward_copies, same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
+    printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s  copies %.2f ms\n",
+           reversible ? "5/3" : "9/7", best_inverse * 1e3, megapixels / best_inverse,
+           inverse_copies);
     return same ? 0 : 1;
 failed:
     report_error("bench: %s", error.message);
     return 1;
+}
+
+/* Y, the rows each thread of the level kernels keeps: the forward path's
+ * time without its copies for each, checked against the CPU each time. */
+static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
+{
+    static const int choices[] = {8, 16, 24, 32};
+    const gj2k_component *first = &b->image->components[0];
+    gj2k_error error = {0};
+    int code = 0;
+    printf("  rows per thread (Y): forward without copies, 5/3 | 9/7:");
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        gpu_stage_set_rows(gpu, choices[i]);
+        double best[2] = {1e30, 1e30};
+        for (int wavelet = 0; wavelet < 2; wavelet++) {
+            bool reversible = wavelet == 0;
+            gpu_forward_plane forward[3];
+            for (uint32_t c = 0; c < b->count; c++)
+                forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
+                                                 .precision = first->precision,
+                                                 .is_signed = first->is_signed,
+                                                 .samples = b->samples[c],
+                                                 .fractions = b->fractions[c], .steps = b->steps};
+            for (unsigned r = 0; r < repeats; r++) {
+                reset_samples(b);
+                gpu_stage_take_transfer_ms(gpu);
+                double start = seconds_now();
+                if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, NULL, NULL,
+                                &error) != GJ2K_OK) {
+                    report_error("bench: %s", error.message);
+                    return 1;
+                }
+                double ms = (seconds_now() - start) * 1e3 - gpu_stage_take_transfer_ms(gpu);
+                best[wavelet] = ms < best[wavelet] ? ms : best[wavelet];
+            }
+            if (!forward_matches_cpu(b, reversible))
+                code = 1;
+        }
+        printf("  %d: %.2f | %.2f ms", choices[i], best[0], best[1]);
+    }
+    printf("%s\n", code ? "  DIFFERS FROM THE CPU" : "  (same bits as the CPU)");
+    gpu_stage_set_rows(gpu, 8); /* back to the default */
+    return code;
 }
 
 int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
@@ -173,7 +225,8 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
             code = 1;
     }
     if (code == 0)
-        code = time_paths(gpu, &b, true, repeats) | time_paths(gpu, &b, false, repeats);
+        code = time_paths(gpu, &b, true, repeats) | time_paths(gpu, &b, false, repeats) |
+               tune_rows(gpu, &b, repeats);
     else
         report_error("bench: out of memory");
     for (uint32_t c = 0; c < b.count; c++) {

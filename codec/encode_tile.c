@@ -1,6 +1,7 @@
 /* encode_tile.c - see encode_tile.h. */
 #include "encode_tile.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,36 @@ static gj2k_status transform_plane(void *context, size_t index, unsigned worker)
     return status;
 }
 
+/* On the GPU path the components' coefficients arrive one by one while
+ * Tier-1 codes the ones already there (blocks are listed component by
+ * component, and handed out in that order). */
+typedef struct plane_readiness {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint32_t ready;  /* components 0..ready-1 are in host memory */
+    bool failed;     /* the GPU stage failed: nothing more will come */
+} plane_readiness;
+
+static void plane_arrived(void *user, uint32_t plane)
+{
+    plane_readiness *r = user;
+    pthread_mutex_lock(&r->lock);
+    r->ready = plane + 1;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Waits for component c; false when it will never come. */
+static bool wait_for_plane(plane_readiness *r, uint32_t c)
+{
+    pthread_mutex_lock(&r->lock);
+    while (r->ready <= c && !r->failed)
+        pthread_cond_wait(&r->changed, &r->lock);
+    bool ok = r->ready > c;
+    pthread_mutex_unlock(&r->lock);
+    return ok;
+}
+
 /* What the Tier-1 workers share. */
 typedef struct block_coding {
     const encode_plan *plan;
@@ -99,6 +130,7 @@ typedef struct block_coding {
     tier1_workspace **workspaces;   /* per worker */
     tier1_encoded_block **scratch;  /* per worker */
     unsigned num_layers;
+    plane_readiness *readiness;     /* NULL: every component is ready */
 } block_coding;
 
 static gj2k_status code_block(void *context, size_t index, unsigned worker)
@@ -109,6 +141,8 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     uint32_t width = cb->rect.x1 - cb->rect.x0, height = cb->rect.y1 - cb->rect.y0;
     const forward_plane *plane = &work->planes[eb->component];
     tier1_encoded_block *out = work->scratch[worker];
+    if (work->readiness != NULL && !wait_for_plane(work->readiness, eb->component))
+        return GJ2K_ERROR_DEVICE;
     dwt_band band = eb->subband_index == 0 ? DWT_BAND_LL
                                            : (dwt_band)((eb->subband_index - 1) % 3 + 1);
     size_t stride = plane->rect.x1 - plane->rect.x0;
@@ -188,13 +222,15 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
 }
 
 static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forward_plane *planes,
-                               const int32_t **origins, gj2k_error *error)
+                               const int32_t **origins, plane_readiness *readiness,
+                               gj2k_error *error)
 {
     unsigned threads = parallel_thread_count(plan->threads);
     if ((size_t)threads > tile->num_blocks)
         threads = tile->num_blocks ? (unsigned)tile->num_blocks : 1;
     block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
-                         .origins = origins, .num_layers = plan->cod.layers};
+                         .origins = origins, .num_layers = plan->cod.layers,
+                         .readiness = readiness};
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.scratch = calloc(threads, sizeof *work.scratch);
     gj2k_status status = work.workspaces && work.scratch ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;
@@ -222,7 +258,7 @@ static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forw
 
 /* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
 static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, forward_plane *planes,
-                                    uint32_t n, gj2k_error *error)
+                                    uint32_t n, plane_readiness *readiness, gj2k_error *error)
 {
     gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
     float *steps = calloc((size_t)n * J2K_MAX_SUBBANDS, sizeof *steps);
@@ -239,9 +275,62 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
                                       .steps = steps + (size_t)c * J2K_MAX_SUBBANDS};
     }
     if (status == GJ2K_OK)
-        status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, error);
+        status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, plane_arrived,
+                             readiness, error);
     free(jobs);
     free(steps);
+    return status;
+}
+
+/* The GPU stage of a tile on its own thread, beside Tier-1. */
+typedef struct gpu_transform_job {
+    const encode_plan *plan;
+    gpu_stage *gpu;
+    forward_plane *planes;
+    uint32_t n;
+    plane_readiness readiness;
+    gj2k_status status;
+    gj2k_error error;
+} gpu_transform_job;
+
+static void *run_gpu_transform(void *argument)
+{
+    gpu_transform_job *job = argument;
+    job->status = transform_on_gpu(job->plan, job->gpu, job->planes, job->n, &job->readiness,
+                                   &job->error);
+    pthread_mutex_lock(&job->readiness.lock);
+    if (job->status != GJ2K_OK)
+        job->readiness.failed = true;
+    pthread_cond_broadcast(&job->readiness.changed);
+    pthread_mutex_unlock(&job->readiness.lock);
+    return NULL;
+}
+
+/* Transforms on the GPU and Tier-1 on the CPU threads at once: each
+ * component's blocks are coded as soon as its coefficients land. */
+static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage *gpu,
+                                             encoded_tile *tile, forward_plane *planes,
+                                             const int32_t **origins, gj2k_error *error)
+{
+    gpu_transform_job job = {.plan = plan, .gpu = gpu, .planes = planes,
+                             .n = tile->num_components};
+    pthread_mutex_init(&job.readiness.lock, NULL);
+    pthread_cond_init(&job.readiness.changed, NULL);
+    pthread_t thread;
+    gj2k_status status = GJ2K_OK;
+    if (pthread_create(&thread, NULL, run_gpu_transform, &job) != 0) {
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot start the GPU thread");
+    } else {
+        status = code_blocks(plan, tile, planes, origins, &job.readiness, error);
+        pthread_join(thread, NULL);
+        if (job.status != GJ2K_OK) {
+            if (error != NULL)
+                *error = job.error;
+            status = job.status;
+        }
+    }
+    pthread_cond_destroy(&job.readiness.changed);
+    pthread_mutex_destroy(&job.readiness.lock);
     return status;
 }
 
@@ -292,8 +381,11 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     bool use_gpu = status == GJ2K_OK && gpu != NULL && fits_gpu(gpu, planes, n);
     if (on_gpu != NULL)
         *on_gpu = use_gpu;
-    if (use_gpu)
-        status = transform_on_gpu(plan, gpu, planes, n, error);
+    if (status == GJ2K_OK && use_gpu) {
+        status = list_blocks(out, planes, &origins, error);
+        if (status == GJ2K_OK)
+            status = transform_and_code_on_gpu(plan, gpu, out, planes, origins, error);
+    }
     if (status == GJ2K_OK && !use_gpu)
         status = parallel_for(n, plan->threads, load_plane, planes);
     if (status == GJ2K_OK && !use_gpu && plan->cod.mct) {
@@ -308,10 +400,10 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,
                   gj2k_status_name(status));
-    if (status == GJ2K_OK)
+    if (status == GJ2K_OK && !use_gpu)
         status = list_blocks(out, planes, &origins, error);
-    if (status == GJ2K_OK)
-        status = code_blocks(plan, out, planes, origins, error);
+    if (status == GJ2K_OK && !use_gpu)
+        status = code_blocks(plan, out, planes, origins, NULL, error);
     if (status == GJ2K_OK)
         for (size_t i = 0; i < out->num_blocks; i++)
             for (unsigned j = 0; j < out->blocks[i].num_passes; j++)

@@ -57,10 +57,23 @@ void gpu_stage_destroy(gpu_stage *stage);
  * fits in the device memory the stage holds or can still get. */
 bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
 
+/* Output rows per thread of the level kernels (Y of the register-based
+ * strategy): 8 (the default), 16, 24 or 32; returns the one in use. */
+int gpu_stage_set_rows(gpu_stage *stage, int rows);
+
+/* Milliseconds the device spent copying to and from host memory since the
+ * last call (cudaEvent timing); the rest of a call's time is the kernels'. */
+double gpu_stage_take_transfer_ms(gpu_stage *stage);
+
+/* Told, in order, that plane `plane`'s outputs are in host memory. */
+typedef void (*gpu_plane_done_fn)(void *user, uint32_t plane);
+
 /* The forward path of one tile's `count` planes; `mct` transforms planes
- * 0..2, which must then agree in rect. */
+ * 0..2, which must then agree in rect. `done` (may be NULL) hears of each
+ * plane as it lands, so that Tier-1 can start on it while the GPU goes on. */
 gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
-                        bool reversible, bool mct, gj2k_error *error);
+                        bool reversible, bool mct, gpu_plane_done_fn done, void *done_user,
+                        gj2k_error *error);
 /* The inverse path of one tile's planes. */
 gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t count,
                         bool reversible, bool mct, gj2k_error *error);

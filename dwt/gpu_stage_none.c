@@ -17,10 +17,23 @@ bool gpu_stage_fits(gpu_stage *stage, size_t largest_area)
     return false;
 }
 
-gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
-                        bool reversible, bool mct, gj2k_error *error)
+int gpu_stage_set_rows(gpu_stage *stage, int rows)
 {
-    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct;
+    (void)stage, (void)rows;
+    return 0;
+}
+
+double gpu_stage_take_transfer_ms(gpu_stage *stage)
+{
+    (void)stage;
+    return 0.0;
+}
+
+gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
+                        bool reversible, bool mct, gpu_plane_done_fn done, void *done_user,
+                        gj2k_error *error)
+{
+    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct, (void)done, (void)done_user;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }
 

@@ -1,7 +1,7 @@
 /* dwt_level_kernels.cuh - one decomposition level per kernel, both
  * directions at once, in registers (the register-based strategy of
  * Enfedaque, Auli-Llinas and Moure): each warp owns a strip of 64 columns
- * (two neighbouring columns per thread, an even and an odd one) by kRows
+ * (two neighbouring columns per thread, an even and an odd one) by Rows
  * output rows plus the lifting halo above and below; vertical lifting runs
  * inside each thread on its registers, horizontal lifting trades neighbours
  * through warp shuffles. No shared memory, no block barriers. Neighbouring
@@ -18,7 +18,8 @@
 
 namespace dwt_levels {
 
-constexpr int kRows = 16;          /* output rows per thread */
+/* Output rows per thread (Y in the paper) is the template parameter Rows:
+ * 8, 16, 24 or 32 are built (gpu_stage.cu picks one; `gj2k bench` times each). */
 constexpr int kWarpsPerBlock = 4;
 constexpr unsigned kFull = 0xffffffffu;
 
@@ -104,25 +105,25 @@ struct Strip {
     int lane;
 };
 
-template <int Halo>
+template <int Halo, int Rows>
 __device__ __forceinline__ Strip strip_of(Area a)
 {
     Strip s;
     s.lane = threadIdx.x & 31;
     int64_t warp = (int64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     s.column = (int64_t)(a.x0 & ~1u) + warp * (64 - 2 * Halo) - Halo;
-    s.row = (int64_t)(a.y0 & ~1u) + (int64_t)blockIdx.y * kRows - Halo;
+    s.row = (int64_t)(a.y0 & ~1u) + (int64_t)blockIdx.y * Rows - Halo;
     return s;
 }
 
 /* Vertical lifting of one column held in registers v[0..R), row 0 at an
  * even absolute coordinate: after step j the rows within j + 1 of either
- * end are stale, and the kRows rows from Halo on are the result. */
-template <bool Reversible, bool Forward>
+ * end are stale, and the Rows rows from Halo on are the result. */
+template <bool Reversible, bool Forward, int Rows>
 __device__ __forceinline__ void lift_registers(typename Filter<Reversible>::T *v)
 {
     using F = Filter<Reversible>;
-    constexpr int R = kRows + 2 * F::kHalo;
+    constexpr int R = Rows + 2 * F::kHalo;
     if (Forward) {
 #pragma unroll
         for (int step = 0; step < F::kSteps; step++) {
@@ -133,7 +134,7 @@ __device__ __forceinline__ void lift_registers(typename Filter<Reversible>::T *v
                     v[k] = F::forward_step(step, v[k], v[k - 1], v[k + 1]);
         }
 #pragma unroll
-        for (int k = F::kHalo; k < F::kHalo + kRows; k++)
+        for (int k = F::kHalo; k < F::kHalo + Rows; k++)
             v[k] = (k & 1) ? F::scale_high_forward(v[k]) : F::scale_low_forward(v[k]);
     } else {
 #pragma unroll
@@ -212,15 +213,15 @@ struct ForwardOut {
     float delta[4]; /* per band (HL, LH, HH at 1..3) */
 };
 
-template <bool Reversible>
+template <bool Reversible, int Rows>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a, ForwardOut out)
 {
     using F = Filter<Reversible>;
     using T = typename F::T;
-    constexpr int H = F::kHalo, R = kRows + 2 * H;
+    constexpr int H = F::kHalo, R = Rows + 2 * H;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
-    Strip s = strip_of<H>(a);
+    Strip s = strip_of<H, Rows>(a);
     int64_t xe = s.column + 2 * s.lane; /* this lane's even column */
     size_t ce = (size_t)mirror(xe - a.x0, w), co = (size_t)mirror(xe + 1 - a.x0, w);
     T ve[R], vo[R];
@@ -231,8 +232,8 @@ forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a
         vo[k] = in[row + co];
     }
     if (h >= 2) {
-        lift_registers<Reversible, true>(ve);
-        lift_registers<Reversible, true>(vo);
+        lift_registers<Reversible, true, Rows>(ve);
+        lift_registers<Reversible, true, Rows>(vo);
     } else if (a.y0 & 1u) {
 #pragma unroll
         for (int k = 0; k < R; k++) {
@@ -243,7 +244,7 @@ forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
     const bool lane_valid = s.lane >= H / 2 && s.lane < 32 - H / 2;
 #pragma unroll
-    for (int k = H; k < H + kRows; k++) {
+    for (int k = H; k < H + Rows; k++) {
         T e = ve[k], o = vo[k];
         if (w >= 2) {
             lift_lanes<Reversible, true>(e, o);
@@ -277,7 +278,7 @@ forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a
 
 /* Where a level's inputs come from: LL compact in `ll`, HL, LH, HH in
  * the Mallat buffer `bands`; the result, compact, to `out`. */
-template <bool Reversible>
+template <bool Reversible, int Rows>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
               const typename Filter<Reversible>::T *bands, size_t stride, Area a,
@@ -285,10 +286,10 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
 {
     using F = Filter<Reversible>;
     using T = typename F::T;
-    constexpr int H = F::kHalo, R = kRows + 2 * H;
+    constexpr int H = F::kHalo, R = Rows + 2 * H;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
-    Strip s = strip_of<H>(a);
+    Strip s = strip_of<H, Rows>(a);
     int64_t xe = s.column + 2 * s.lane;
     /* The sample at local (i, j) comes from the subband its parities name. */
     int64_t xi[2] = {mirror(xe - a.x0, w), mirror(xe + 1 - a.x0, w)};
@@ -321,8 +322,8 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
         }
     }
     if (h >= 2) {
-        lift_registers<Reversible, false>(ve);
-        lift_registers<Reversible, false>(vo);
+        lift_registers<Reversible, false, Rows>(ve);
+        lift_registers<Reversible, false, Rows>(vo);
     } else if (a.y0 & 1u) {
 #pragma unroll
         for (int k = 0; k < R; k++) {
@@ -333,7 +334,7 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
     if (s.lane < H / 2 || s.lane >= 32 - H / 2)
         return;
 #pragma unroll
-    for (int k = H; k < H + kRows; k++) {
+    for (int k = H; k < H + Rows; k++) {
         int64_t y = s.row + k;
         if (y < a.y0 || y >= a.y1)
             continue;
@@ -345,15 +346,15 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
     }
 }
 
-/* Grid of a level's kernel: strips of 64 - 2 Halo columns, kRows rows. */
-template <int Halo>
+/* Grid of a level's kernel: strips of 64 - 2 Halo columns, Rows rows. */
+template <int Halo, int Rows>
 inline dim3 level_grid(Area a)
 {
     uint64_t columns = (uint64_t)(a.x1 - (a.x0 & ~1u));
     uint64_t rows = (uint64_t)(a.y1 - (a.y0 & ~1u));
     uint64_t strips = (columns + (64 - 2 * Halo) - 1) / (64 - 2 * Halo);
     return dim3((unsigned)((strips + kWarpsPerBlock - 1) / kWarpsPerBlock),
-                (unsigned)((rows + kRows - 1) / kRows));
+                (unsigned)((rows + Rows - 1) / Rows));
 }
 
 }  // namespace dwt_levels

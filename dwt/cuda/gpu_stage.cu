@@ -23,6 +23,7 @@ extern "C" {
 namespace {
 
 constexpr int kThreads = 256;
+constexpr int kTimedCopies = 8;
 
 gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
 {
@@ -167,7 +168,53 @@ struct gpu_stage {
     void *indices;         /* 9/7: int32 indices, and the int32 upload buffer */
     uint8_t *fractions;
     size_t capacity;       /* elements each buffer holds */
+    /* Transfer timing: event pairs around copies, read at each synchronization. */
+    cudaEvent_t copy_start[kTimedCopies], copy_stop[kTimedCopies];
+    int timed_copies;
+    double transfer_ms;
+    int rows;              /* output rows per thread of the level kernels */
 };
+
+/* An asynchronous copy between host and device, timed. */
+static cudaError_t timed_copy(gpu_stage *g, void *to, const void *from, size_t bytes,
+                              cudaMemcpyKind kind)
+{
+    bool timed = g->timed_copies < kTimedCopies;
+    if (timed)
+        cudaEventRecord(g->copy_start[g->timed_copies], g->stream);
+    cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, g->stream);
+    if (timed)
+        cudaEventRecord(g->copy_stop[g->timed_copies++], g->stream);
+    return e;
+}
+
+/* Waits for the stream and adds up the timed copies. */
+static cudaError_t synchronize(gpu_stage *g)
+{
+    cudaError_t e = cudaStreamSynchronize(g->stream);
+    for (int i = 0; i < g->timed_copies && e == cudaSuccess; i++) {
+        float ms = 0.0f;
+        if (cudaEventElapsedTime(&ms, g->copy_start[i], g->copy_stop[i]) == cudaSuccess)
+            g->transfer_ms += ms;
+    }
+    g->timed_copies = 0;
+    return e;
+}
+
+extern "C" int gpu_stage_set_rows(gpu_stage *g, int rows)
+{
+    if (g != nullptr && (rows == 8 || rows == 16 || rows == 24 || rows == 32))
+        g->rows = rows;
+    return g != nullptr ? g->rows : 0;
+}
+
+extern "C" double gpu_stage_take_transfer_ms(gpu_stage *g)
+{
+    double ms = g != nullptr ? g->transfer_ms : 0.0;
+    if (g != nullptr)
+        g->transfer_ms = 0.0;
+    return ms;
+}
 
 static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *error)
 {
@@ -212,6 +259,55 @@ __global__ void quantize_compact(const float *from, size_t from_stride, int32_t 
 
 static dwt_levels::Area area_of(dwt_rect r) { return dwt_levels::Area{r.x0, r.y0, r.x1, r.y1}; }
 
+/* One level's kernel with the stage's rows per thread. */
+template <bool Reversible, int Rows>
+static void forward_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
+                               size_t stride, dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+{
+    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
+    dwt_levels::forward_level<Reversible, Rows>
+        <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
+            in, stride, a, out);
+}
+
+template <bool Reversible>
+static void launch_forward_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
+                                 size_t stride, dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+{
+    switch (g->rows) {
+    case 8: forward_level_with<Reversible, 8>(g, in, stride, a, out); break;
+    case 24: forward_level_with<Reversible, 24>(g, in, stride, a, out); break;
+    case 32: forward_level_with<Reversible, 32>(g, in, stride, a, out); break;
+    default: forward_level_with<Reversible, 16>(g, in, stride, a, out); break;
+    }
+}
+
+template <bool Reversible, int Rows>
+static void inverse_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
+                               size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
+                               size_t stride, dwt_levels::Area a,
+                               typename dwt_levels::Filter<Reversible>::T *out, size_t out_stride)
+{
+    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
+    dwt_levels::inverse_level<Reversible, Rows>
+        <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, a, out, out_stride);
+}
+
+template <bool Reversible>
+static void launch_inverse_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
+                                 size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
+                                 size_t stride, dwt_levels::Area a,
+                                 typename dwt_levels::Filter<Reversible>::T *out, size_t out_stride)
+{
+    switch (g->rows) {
+    case 8: inverse_level_with<Reversible, 8>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
+    case 24: inverse_level_with<Reversible, 24>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
+    case 32: inverse_level_with<Reversible, 32>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
+    default: inverse_level_with<Reversible, 16>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
+    }
+}
+
 /* Every level of one plane forward (2D_SD, F.4.2), one kernel a level:
  * `in` holds the level-shifted (and transformed) samples; 5/3 coefficients
  * go to `bands` in the Mallat layout, 9/7 indices and fractions to
@@ -222,7 +318,6 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, dwt_rect tile, u
                                   uint8_t *fractions, void *scratch[2], gj2k_error *error)
 {
     using T = typename dwt_levels::Filter<Reversible>::T;
-    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
     size_t stride = tile.x1 - tile.x0;
     if (levels > 32)
         levels = 32;
@@ -242,9 +337,7 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, dwt_rect tile, u
         out.stride = stride;
         for (int band = 1; band <= 3; band++)
             out.delta[band] = Reversible ? 1.0f : steps[1 + 3 * (levels - level) + (band - 1)];
-        dwt_levels::forward_level<Reversible>
-            <<<dwt_levels::level_grid<halo>(area_of(a)), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-                current, current_stride, area_of(a), out);
+        launch_forward_level<Reversible>(g, current, current_stride, area_of(a), out);
         GPU_LAUNCHED("forward level");
         current = (const T *)out.ll;
         current_stride = out.ll_stride;
@@ -271,7 +364,6 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
                                   void *out, void *scratch[2], gj2k_error *error)
 {
     using T = typename dwt_levels::Filter<Reversible>::T;
-    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
     size_t stride = tile.x1 - tile.x0;
     if (levels > 32)
         levels = 32;
@@ -283,9 +375,8 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
             continue;
         T *target = level == 1 ? (T *)out : (T *)scratch[level & 1];
         size_t target_stride = a.x1 - a.x0;
-        dwt_levels::inverse_level<Reversible>
-            <<<dwt_levels::level_grid<halo>(area_of(a)), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-                ll, ll_stride, (const T *)bands, stride, area_of(a), target, target_stride);
+        launch_inverse_level<Reversible>(g, ll, ll_stride, (const T *)bands, stride, area_of(a),
+                                         target, target_stride);
         GPU_LAUNCHED("inverse level");
         ll = target;
         ll_stride = target_stride;
@@ -311,9 +402,15 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
         }
         return GJ2K_ERROR_OUT_OF_MEMORY;
     }
+    g->rows = 8; /* the fastest on the H200 (docs/gpu-notes.md) */
     e = cudaSetDevice(0);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
+    for (int i = 0; i < kTimedCopies && e == cudaSuccess; i++) {
+        e = cudaEventCreate(&g->copy_start[i]);
+        if (e == cudaSuccess)
+            e = cudaEventCreate(&g->copy_stop[i]);
+    }
     if (e != cudaSuccess) {
         std::free(g);
         return device_fail(error, e, "cannot open the GPU");
@@ -332,6 +429,10 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     }
     cudaFree(g->indices);
     cudaFree(g->fractions);
+    for (int i = 0; i < kTimedCopies; i++) {
+        cudaEventDestroy(g->copy_start[i]);
+        cudaEventDestroy(g->copy_stop[i]);
+    }
     cudaStreamDestroy(g->stream);
     std::free(g);
 }
@@ -386,7 +487,8 @@ static gj2k_status component_transform(gpu_stage *g, size_t n, bool reversible, 
 /* Planes `first`..`first + n` are uploaded, level-shifted and (with mct)
  * transformed together; each then goes through its levels alone. */
 extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint32_t count,
-                                   bool reversible, bool mct, gj2k_error *error)
+                                   bool reversible, bool mct, gpu_plane_done_fn done,
+                                   void *done_user, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
     if (status != GJ2K_OK)
@@ -400,7 +502,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
             int32_t *d = (int32_t *)g->indices;
             if (n == 0)
                 continue;
-            GPU_CHECK(cudaMemcpyAsync(d, p->samples, n * 4, cudaMemcpyHostToDevice, g->stream), "upload");
+            GPU_CHECK(timed_copy(g, d, p->samples, n * 4, cudaMemcpyHostToDevice), "upload");
             int64_t offset = p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1);
             level_shift_forward<<<blocks_for(n), kThreads, 0, g->stream>>>(d, n, offset);
             GPU_LAUNCHED("level shift");
@@ -426,17 +528,19 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                                               g->work[0], nullptr, nullptr, scratch, error);
                 if (status != GJ2K_OK)
                     return status;
-                GPU_CHECK(cudaMemcpyAsync(p->samples, g->work[0], area * 4, cudaMemcpyDeviceToHost, g->stream), "download");
+                GPU_CHECK(timed_copy(g, p->samples, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
             } else {
                 status = forward_levels<false>(g, g->planes[k], p->rect, p->levels, p->steps, nullptr,
                                                (int32_t *)g->indices, g->fractions, scratch, error);
                 if (status != GJ2K_OK)
                     return status;
-                GPU_CHECK(cudaMemcpyAsync(p->samples, g->indices, area * 4, cudaMemcpyDeviceToHost, g->stream), "download");
-                GPU_CHECK(cudaMemcpyAsync(p->fractions, g->fractions, area, cudaMemcpyDeviceToHost, g->stream), "download");
+                GPU_CHECK(timed_copy(g, p->samples, g->indices, area * 4, cudaMemcpyDeviceToHost), "download");
+                GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
             }
             /* The next plane reuses the buffers. */
-            GPU_CHECK(cudaStreamSynchronize(g->stream), "forward transform");
+            GPU_CHECK(synchronize(g), "forward transform");
+            if (done != nullptr)
+                done(done_user, c + k);
         }
         c += group;
     }
@@ -459,7 +563,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 continue;
             const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
             /* Coefficients in, samples back into the same plane buffer. */
-            GPU_CHECK(cudaMemcpyAsync(g->work[0], source, n * 4, cudaMemcpyHostToDevice, g->stream), "upload");
+            GPU_CHECK(timed_copy(g, g->work[0], source, n * 4, cudaMemcpyHostToDevice), "upload");
             void *scratch[2] = {g->work[1], g->work[2]};
             status = reversible
                 ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[k], scratch, error)
@@ -492,8 +596,8 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 level_shift_inverse_float<<<blocks_for(area), kThreads, 0, g->stream>>>((const float *)g->planes[k], out, area, offset, lo, hi);
             }
             GPU_LAUNCHED("inverse level shift");
-            GPU_CHECK(cudaMemcpyAsync(p->samples, out, area * 4, cudaMemcpyDeviceToHost, g->stream), "download");
-            GPU_CHECK(cudaStreamSynchronize(g->stream), "inverse transform");
+            GPU_CHECK(timed_copy(g, p->samples, out, area * 4, cudaMemcpyDeviceToHost), "download");
+            GPU_CHECK(synchronize(g), "inverse transform");
         }
         c += group;
     }
