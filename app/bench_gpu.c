@@ -113,7 +113,8 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
                                          .is_signed = first->is_signed, .samples = b->samples[c],
                                          .floats = b->floats[c]};
     }
-    double best_forward = 1e30, best_inverse = 1e30, forward_copies = 0, inverse_copies = 0;
+    double best_forward = 1e30, best_inverse = 1e30;
+    double forward_ms[GPU_PHASES] = {0}, inverse_ms[GPU_PHASES] = {0}, phases[GPU_PHASES];
     bool same = true;
     for (unsigned r = 0; r < repeats; r++) {
         reset_samples(b);
@@ -121,7 +122,7 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
         if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
         double middle = seconds_now();
-        double copies = gpu_stage_take_transfer_ms(gpu);
+        gpu_stage_take_times(gpu, phases);
         if (r == 0)
             same = forward_matches_cpu(b, reversible);
         /* The inverse of what came out (9/7: the indices as coefficients). */
@@ -134,20 +135,25 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
         double end = seconds_now();
         if (middle - start < best_forward) {
             best_forward = middle - start;
-            forward_copies = copies;
+            memcpy(forward_ms, phases, sizeof phases);
         }
         if (end - again < best_inverse) {
             best_inverse = end - again;
-            inverse_copies = gpu_stage_take_transfer_ms(gpu);
+            gpu_stage_take_times(gpu, inverse_ms);
         }
-        gpu_stage_take_transfer_ms(gpu);
+        gpu_stage_take_times(gpu, phases);
     }
-    printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  copies %.2f ms; %s\n",
+    printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  %s\n",
            reversible ? "5/3" : "9/7", best_forward * 1e3, megapixels / best_forward,
-           forward_copies, same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
-    printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s  copies %.2f ms\n",
-           reversible ? "5/3" : "9/7", best_inverse * 1e3, megapixels / best_inverse,
-           inverse_copies);
+           same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
+    printf("    of which: copies %.2f ms, sample passes %.3f ms, levels %.3f ms\n",
+           forward_ms[GPU_PHASE_COPIES], forward_ms[GPU_PHASE_SAMPLE_PASSES],
+           forward_ms[GPU_PHASE_LEVELS]);
+    printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s\n", reversible ? "5/3" : "9/7",
+           best_inverse * 1e3, megapixels / best_inverse);
+    printf("    of which: copies %.2f ms, sample passes %.3f ms, levels %.3f ms\n",
+           inverse_ms[GPU_PHASE_COPIES], inverse_ms[GPU_PHASE_SAMPLE_PASSES],
+           inverse_ms[GPU_PHASE_LEVELS]);
     return same ? 0 : 1;
 failed:
     report_error("bench: %s", error.message);
@@ -161,8 +167,9 @@ static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
     static const int choices[] = {8, 16, 24, 32};
     const gj2k_component *first = &b->image->components[0];
     gj2k_error error = {0};
+    double phases[GPU_PHASES];
     int code = 0;
-    printf("  rows per thread (Y): forward without copies, 5/3 | 9/7:");
+    printf("  rows per thread (Y): forward level kernels, 5/3 | 9/7:");
     for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
         gpu_stage_set_rows(gpu, choices[i]);
         double best[2] = {1e30, 1e30};
@@ -177,14 +184,14 @@ static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
                                                  .fractions = b->fractions[c], .steps = b->steps};
             for (unsigned r = 0; r < repeats; r++) {
                 reset_samples(b);
-                gpu_stage_take_transfer_ms(gpu);
-                double start = seconds_now();
+                gpu_stage_take_times(gpu, phases);
                 if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, NULL, NULL,
                                 &error) != GJ2K_OK) {
                     report_error("bench: %s", error.message);
                     return 1;
                 }
-                double ms = (seconds_now() - start) * 1e3 - gpu_stage_take_transfer_ms(gpu);
+                gpu_stage_take_times(gpu, phases);
+                double ms = phases[GPU_PHASE_LEVELS];
                 best[wavelet] = ms < best[wavelet] ? ms : best[wavelet];
             }
             if (!forward_matches_cpu(b, reversible))

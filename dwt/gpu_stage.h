@@ -61,9 +61,16 @@ bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
  * strategy): 8 (the default), 16, 24 or 32; returns the one in use. */
 int gpu_stage_set_rows(gpu_stage *stage, int rows);
 
-/* Milliseconds the device spent copying to and from host memory since the
- * last call (cudaEvent timing); the rest of a call's time is the kernels'. */
-double gpu_stage_take_transfer_ms(gpu_stage *stage);
+/* Where the device's time went (CUDA event timing), in milliseconds since
+ * the last call: copies to and from host memory, the elementwise passes
+ * over samples (level shift, RCT/ICT, conversions), the level kernels. */
+typedef enum gpu_phase {
+    GPU_PHASE_COPIES = 0,
+    GPU_PHASE_SAMPLE_PASSES,
+    GPU_PHASE_LEVELS,
+    GPU_PHASES
+} gpu_phase;
+void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES]);
 
 /* Told, in order, that plane `plane`'s outputs are in host memory. */
 typedef void (*gpu_plane_done_fn)(void *user, uint32_t plane);

@@ -23,7 +23,7 @@ extern "C" {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kTimedCopies = 8;
+constexpr int kTimedPhases = 16;
 
 gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
 {
@@ -168,36 +168,49 @@ struct gpu_stage {
     void *indices;         /* 9/7: int32 indices, and the int32 upload buffer */
     uint8_t *fractions;
     size_t capacity;       /* elements each buffer holds */
-    /* Transfer timing: event pairs around copies, read at each synchronization. */
-    cudaEvent_t copy_start[kTimedCopies], copy_stop[kTimedCopies];
-    int timed_copies;
-    double transfer_ms;
+    /* Timing: event pairs around phases, read at each synchronization. */
+    cudaEvent_t phase_start[kTimedPhases], phase_stop[kTimedPhases];
+    gpu_phase phase_of[kTimedPhases];
+    int timed;
+    double phase_ms[GPU_PHASES];
     int rows;              /* output rows per thread of the level kernels */
 };
+
+/* Marks the start and the end of a timed phase on the stream. */
+static void phase_begin(gpu_stage *g, gpu_phase phase)
+{
+    if (g->timed < kTimedPhases) {
+        g->phase_of[g->timed] = phase;
+        cudaEventRecord(g->phase_start[g->timed], g->stream);
+    }
+}
+
+static void phase_end(gpu_stage *g)
+{
+    if (g->timed < kTimedPhases)
+        cudaEventRecord(g->phase_stop[g->timed++], g->stream);
+}
 
 /* An asynchronous copy between host and device, timed. */
 static cudaError_t timed_copy(gpu_stage *g, void *to, const void *from, size_t bytes,
                               cudaMemcpyKind kind)
 {
-    bool timed = g->timed_copies < kTimedCopies;
-    if (timed)
-        cudaEventRecord(g->copy_start[g->timed_copies], g->stream);
+    phase_begin(g, GPU_PHASE_COPIES);
     cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, g->stream);
-    if (timed)
-        cudaEventRecord(g->copy_stop[g->timed_copies++], g->stream);
+    phase_end(g);
     return e;
 }
 
-/* Waits for the stream and adds up the timed copies. */
+/* Waits for the stream and adds up the timed phases. */
 static cudaError_t synchronize(gpu_stage *g)
 {
     cudaError_t e = cudaStreamSynchronize(g->stream);
-    for (int i = 0; i < g->timed_copies && e == cudaSuccess; i++) {
+    for (int i = 0; i < g->timed && e == cudaSuccess; i++) {
         float ms = 0.0f;
-        if (cudaEventElapsedTime(&ms, g->copy_start[i], g->copy_stop[i]) == cudaSuccess)
-            g->transfer_ms += ms;
+        if (cudaEventElapsedTime(&ms, g->phase_start[i], g->phase_stop[i]) == cudaSuccess)
+            g->phase_ms[g->phase_of[i]] += ms;
     }
-    g->timed_copies = 0;
+    g->timed = 0;
     return e;
 }
 
@@ -208,12 +221,13 @@ extern "C" int gpu_stage_set_rows(gpu_stage *g, int rows)
     return g != nullptr ? g->rows : 0;
 }
 
-extern "C" double gpu_stage_take_transfer_ms(gpu_stage *g)
+extern "C" void gpu_stage_take_times(gpu_stage *g, double ms[GPU_PHASES])
 {
-    double ms = g != nullptr ? g->transfer_ms : 0.0;
-    if (g != nullptr)
-        g->transfer_ms = 0.0;
-    return ms;
+    for (int i = 0; i < GPU_PHASES; i++) {
+        ms[i] = g != nullptr ? g->phase_ms[i] : 0.0;
+        if (g != nullptr)
+            g->phase_ms[i] = 0.0;
+    }
 }
 
 static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *error)
@@ -406,10 +420,10 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
     e = cudaSetDevice(0);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
-    for (int i = 0; i < kTimedCopies && e == cudaSuccess; i++) {
-        e = cudaEventCreate(&g->copy_start[i]);
+    for (int i = 0; i < kTimedPhases && e == cudaSuccess; i++) {
+        e = cudaEventCreate(&g->phase_start[i]);
         if (e == cudaSuccess)
-            e = cudaEventCreate(&g->copy_stop[i]);
+            e = cudaEventCreate(&g->phase_stop[i]);
     }
     if (e != cudaSuccess) {
         std::free(g);
@@ -429,9 +443,9 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     }
     cudaFree(g->indices);
     cudaFree(g->fractions);
-    for (int i = 0; i < kTimedCopies; i++) {
-        cudaEventDestroy(g->copy_start[i]);
-        cudaEventDestroy(g->copy_stop[i]);
+    for (int i = 0; i < kTimedPhases; i++) {
+        cudaEventDestroy(g->phase_start[i]);
+        cudaEventDestroy(g->phase_stop[i]);
     }
     cudaStreamDestroy(g->stream);
     std::free(g);
@@ -504,16 +518,20 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 continue;
             GPU_CHECK(timed_copy(g, d, p->samples, n * 4, cudaMemcpyHostToDevice), "upload");
             int64_t offset = p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1);
+            phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             level_shift_forward<<<blocks_for(n), kThreads, 0, g->stream>>>(d, n, offset);
             GPU_LAUNCHED("level shift");
             if (reversible)
                 GPU_CHECK(cudaMemcpyAsync(g->planes[k], d, n * 4, cudaMemcpyDeviceToDevice, g->stream), "copy");
             else
                 to_float<<<blocks_for(n), kThreads, 0, g->stream>>>(d, (float *)g->planes[k], n);
+            phase_end(g);
             GPU_LAUNCHED("to float");
         }
         if (group == 3 && n > 0) {
+            phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, true, error);
+            phase_end(g);
             if (status != GJ2K_OK)
                 return status;
         }
@@ -523,15 +541,18 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
             if (area == 0)
                 continue;
             void *scratch[2] = {g->work[1], g->work[2]};
+            phase_begin(g, GPU_PHASE_LEVELS);
             if (reversible) {
                 status = forward_levels<true>(g, g->planes[k], p->rect, p->levels, nullptr,
                                               g->work[0], nullptr, nullptr, scratch, error);
+                phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
                 GPU_CHECK(timed_copy(g, p->samples, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
             } else {
                 status = forward_levels<false>(g, g->planes[k], p->rect, p->levels, p->steps, nullptr,
                                                (int32_t *)g->indices, g->fractions, scratch, error);
+                phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
                 GPU_CHECK(timed_copy(g, p->samples, g->indices, area * 4, cudaMemcpyDeviceToHost), "download");
@@ -565,15 +586,19 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             /* Coefficients in, samples back into the same plane buffer. */
             GPU_CHECK(timed_copy(g, g->work[0], source, n * 4, cudaMemcpyHostToDevice), "upload");
             void *scratch[2] = {g->work[1], g->work[2]};
+            phase_begin(g, GPU_PHASE_LEVELS);
             status = reversible
                 ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[k], scratch, error)
                 : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[k], scratch, error);
+            phase_end(g);
             if (status != GJ2K_OK)
                 return status;
         }
         size_t n = rect_area(planes[c].rect);
         if (group == 3 && n > 0) {
+            phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, false, error);
+            phase_end(g);
             if (status != GJ2K_OK)
                 return status;
         }
@@ -589,12 +614,14 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             if (hi > INT32_MAX)
                 hi = INT32_MAX;
             int32_t *out = (int32_t *)g->indices;
+            phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             if (reversible) {
                 level_shift_inverse<<<blocks_for(area), kThreads, 0, g->stream>>>((int32_t *)g->planes[k], area, offset, lo, hi);
                 out = (int32_t *)g->planes[k];
             } else {
                 level_shift_inverse_float<<<blocks_for(area), kThreads, 0, g->stream>>>((const float *)g->planes[k], out, area, offset, lo, hi);
             }
+            phase_end(g);
             GPU_LAUNCHED("inverse level shift");
             GPU_CHECK(timed_copy(g, p->samples, out, area * 4, cudaMemcpyDeviceToHost), "download");
             GPU_CHECK(synchronize(g), "inverse transform");
