@@ -25,7 +25,10 @@ typedef struct gpu_bench {
     uint32_t count;         /* planes: 3 with a component transform, else 1 */
     dwt_rect rect;
     unsigned levels;
-    int32_t *samples[3];    /* GPU input and output */
+    int32_t *samples[3];    /* GPU output, and the inverse's input */
+    void *packed[3];        /* the samples at storage width (gpu_input_bytes) */
+    void *packed_back[3];   /* the inverse's output at that width */
+    unsigned packed_bytes;
     uint8_t *fractions[3];
     float *floats[3];       /* inverse input (9/7) */
     float steps[3 * DWT_MAX_LEVELS + 1];
@@ -106,12 +109,18 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
     for (uint32_t c = 0; c < b->count; c++) {
         forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
                                          .precision = first->precision,
-                                         .is_signed = first->is_signed, .samples = b->samples[c],
+                                         .is_signed = first->is_signed, .input = b->packed[c],
+                                         .input_bytes = b->packed_bytes, .output = b->samples[c],
                                          .fractions = b->fractions[c], .steps = b->steps};
         inverse[c] = (gpu_inverse_plane){.rect = b->rect, .levels = b->levels,
                                          .precision = first->precision,
                                          .is_signed = first->is_signed, .samples = b->samples[c],
                                          .floats = b->floats[c]};
+        /* Samples back at storage width, as the decoder takes them. */
+        if (b->packed_bytes < 4) {
+            inverse[c].output = b->packed_back[c];
+            inverse[c].output_bytes = b->packed_bytes;
+        }
     }
     double best_forward = 1e30, best_inverse = 1e30;
     double forward_ms[GPU_PHASES] = {0}, inverse_ms[GPU_PHASES] = {0}, phases[GPU_PHASES];
@@ -180,7 +189,9 @@ static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
                 forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
                                                  .precision = first->precision,
                                                  .is_signed = first->is_signed,
-                                                 .samples = b->samples[c],
+                                                 .input = b->packed[c],
+                                                 .input_bytes = b->packed_bytes,
+                                                 .output = b->samples[c],
                                                  .fractions = b->fractions[c], .steps = b->steps};
             for (unsigned r = 0; r < repeats; r++) {
                 reset_samples(b);
@@ -226,9 +237,21 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
     size_t n = plane_area(&b);
     for (uint32_t c = 0; c < b.count; c++) {
         b.samples[c] = malloc((n ? n : 1) * sizeof(int32_t));
+        b.packed_bytes = gpu_input_bytes(first->precision);
+        b.packed[c] = malloc((n ? n : 1) * b.packed_bytes);
+        b.packed_back[c] = malloc((n ? n : 1) * b.packed_bytes);
+        for (size_t i = 0; b.packed[c] != NULL && i < n; i++) {
+            int32_t v = image->components[c].samples[i];
+            if (b.packed_bytes == 1)
+                ((uint8_t *)b.packed[c])[i] = (uint8_t)v;
+            else if (b.packed_bytes == 2)
+                ((uint16_t *)b.packed[c])[i] = (uint16_t)v;
+            else
+                ((int32_t *)b.packed[c])[i] = v;
+        }
         b.fractions[c] = malloc(n ? n : 1);
         b.floats[c] = malloc((n ? n : 1) * sizeof(float));
-        if (!b.samples[c] || !b.fractions[c] || !b.floats[c])
+        if (!b.samples[c] || !b.fractions[c] || !b.floats[c] || !b.packed[c] || !b.packed_back[c])
             code = 1;
     }
     if (code == 0)
@@ -238,6 +261,8 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
         report_error("bench: out of memory");
     for (uint32_t c = 0; c < b.count; c++) {
         free(b.samples[c]);
+        free(b.packed[c]);
+        free(b.packed_back[c]);
         free(b.fractions[c]);
         free(b.floats[c]);
     }

@@ -22,6 +22,8 @@ typedef struct forward_plane {
     int32_t *integers;       /* samples, then 5/3 coefficients or quantization indices */
     float *floats;           /* 9/7 path: samples, then coefficients */
     uint8_t *fractions;      /* 9/7 path: |a| / Delta - |q| in 1/256, for rate control */
+    void *packed;            /* GPU path: the samples at storage width, packed_bytes each */
+    unsigned packed_bytes;
 } forward_plane;
 
 static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
@@ -38,6 +40,37 @@ static gj2k_status copy_plane(void *context, size_t index, unsigned worker)
         memcpy(plane->integers + (size_t)(y - r.y0) * width,
                c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0),
                width * sizeof(int32_t));
+    return GJ2K_OK;
+}
+
+/* Copies the tile-component's samples at their storage width (1 or 2
+ * bytes, gpu_input_bytes) for the upload; 4 when a sample does not fit. */
+static gj2k_status pack_plane(void *context, size_t index, unsigned worker)
+{
+    forward_plane *plane = &((forward_plane *)context)[index];
+    dwt_rect r = plane->rect;
+    size_t width = r.x1 - r.x0;
+    const gj2k_component *c = plane->source;
+    int64_t lo = plane->plan->is_signed ? -((int64_t)1 << (plane->plan->precision - 1)) : 0;
+    int64_t hi = lo + ((int64_t)1 << plane->plan->precision) - 1;
+    unsigned bytes = plane->packed_bytes;
+    for (uint32_t y = r.y0; y < r.y1 && bytes < 4; y++) {
+        const int32_t *row = c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0);
+        size_t at = (size_t)(y - r.y0) * width;
+        for (size_t x = 0; x < width; x++) {
+            if (row[x] < lo || row[x] > hi) {
+                bytes = 4; /* out of its precision's range: send it whole */
+                break;
+            }
+            if (bytes == 1)
+                ((uint8_t *)plane->packed)[at + x] = (uint8_t)row[x];
+            else
+                ((uint16_t *)plane->packed)[at + x] = (uint16_t)row[x];
+        }
+    }
+    plane->packed_bytes = bytes;
+    if (bytes == 4) /* the integers buffer carries them, as on the CPU path */
+        return copy_plane(context, index, worker);
     return GJ2K_OK;
 }
 
@@ -262,15 +295,25 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
 {
     gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
     float *steps = calloc((size_t)n * J2K_MAX_SUBBANDS, sizeof *steps);
-    gj2k_status status = jobs && steps ? parallel_for(n, plan->threads, copy_plane, planes)
-                                       : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    bool allocated = jobs != NULL && steps != NULL;
+    for (uint32_t c = 0; c < n && allocated; c++) {
+        size_t area = rect_area(planes[c].rect);
+        planes[c].packed_bytes = gpu_input_bytes(planes[c].plan->precision);
+        if (planes[c].packed_bytes < 4)
+            allocated = (planes[c].packed = malloc((area ? area : 1) * planes[c].packed_bytes)) != NULL;
+    }
+    gj2k_status status = allocated ? parallel_for(n, plan->threads, pack_plane, planes)
+                                   : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t c = 0; c < n && status == GJ2K_OK; c++) {
         const encode_component_plan *cp = planes[c].plan;
         for (unsigned s = 0; s < J2K_MAX_SUBBANDS; s++)
             steps[(size_t)c * J2K_MAX_SUBBANDS + s] = (float)cp->step[s];
         jobs[c] = (gpu_forward_plane){.rect = planes[c].rect, .levels = cp->coding.levels,
                                       .precision = cp->precision, .is_signed = cp->is_signed,
-                                      .samples = planes[c].integers,
+                                      .input = planes[c].packed_bytes < 4 ? planes[c].packed
+                                                                           : planes[c].integers,
+                                      .input_bytes = planes[c].packed_bytes,
+                                      .output = planes[c].integers,
                                       .fractions = planes[c].fractions,
                                       .steps = steps + (size_t)c * J2K_MAX_SUBBANDS};
     }
@@ -413,6 +456,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         free(planes[c].integers);
         free(planes[c].floats);
         free(planes[c].fractions);
+        free(planes[c].packed);
     }
     free(planes);
     if (status != GJ2K_OK)

@@ -30,6 +30,8 @@ typedef struct tile_plane {
     float *floats;         /* 9/7 coefficients */
     uint8_t magnitude_bits[J2K_MAX_SUBBANDS]; /* Mb (E.1), plus the ROI shift (H.1) */
     dwt_rect wanted;       /* the part of the plane the image asks for */
+    void *packed;          /* GPU path: the samples at storage width, packed_bytes each */
+    unsigned packed_bytes;
 } tile_plane;
 
 /* What the code-block workers share. */
@@ -200,9 +202,14 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
         gpu_inverse_plane jobs[3];
         for (uint32_t k = 0; k < group; k++) {
             tile_plane *p = &planes[c + k];
+            size_t area = rect_area(p->rect);
+            p->packed_bytes = gpu_input_bytes(p->precision);
+            if (p->packed_bytes < 4 && (p->packed = malloc(area ? area * p->packed_bytes : 1)) == NULL)
+                return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
             jobs[k] = (gpu_inverse_plane){.rect = p->rect, .levels = p->levels,
                                           .precision = p->precision, .is_signed = p->is_signed,
-                                          .samples = p->integers, .floats = p->floats};
+                                          .samples = p->integers, .floats = p->floats,
+                                          .output = p->packed, .output_bytes = p->packed_bytes};
         }
         status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, error);
         c += group;
@@ -232,11 +239,25 @@ static void place_plane(const tile_plane *plane, gj2k_component *component)
     if (x1 <= x0 || y1 <= y0 || component->samples == NULL)
         return;
     size_t stride = r.x1 - r.x0;
-    for (uint32_t y = y0; y < y1; y++)
-        memcpy(component->samples + (size_t)(y - component->y0) * component->width +
-                   (x0 - component->x0),
-               plane->integers + (size_t)(y - r.y0) * stride + (x0 - r.x0),
-               (size_t)(x1 - x0) * sizeof(int32_t));
+    for (uint32_t y = y0; y < y1; y++) {
+        int32_t *to = component->samples + (size_t)(y - component->y0) * component->width +
+                      (x0 - component->x0);
+        size_t from = (size_t)(y - r.y0) * stride + (x0 - r.x0), count = x1 - x0;
+        if (plane->packed == NULL)
+            memcpy(to, plane->integers + from, count * sizeof(int32_t));
+        else if (plane->packed_bytes == 1 && plane->is_signed)
+            for (size_t i = 0; i < count; i++)
+                to[i] = ((const int8_t *)plane->packed)[from + i];
+        else if (plane->packed_bytes == 1)
+            for (size_t i = 0; i < count; i++)
+                to[i] = ((const uint8_t *)plane->packed)[from + i];
+        else if (plane->is_signed)
+            for (size_t i = 0; i < count; i++)
+                to[i] = ((const int16_t *)plane->packed)[from + i];
+        else
+            for (size_t i = 0; i < count; i++)
+                to[i] = ((const uint16_t *)plane->packed)[from + i];
+    }
 }
 
 /* Resolves the parameters and builds the structure of every tile-component. */
@@ -429,6 +450,7 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
             tile_component_free(&planes[c].structure);
         free(planes[c].integers);
         free(planes[c].floats);
+        free(planes[c].packed);
     }
     free(planes);
     return status;

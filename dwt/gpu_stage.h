@@ -34,10 +34,19 @@ typedef struct gpu_forward_plane {
     unsigned levels;        /* decomposition levels */
     uint32_t precision;
     bool is_signed;
-    int32_t *samples;       /* in: samples; out: 5/3 coefficients or 9/7 indices */
+    const void *input;      /* the samples, row-major, input_bytes each: */
+    unsigned input_bytes;   /* 1 or 2 (uint8/int8, uint16/int16 by the sign), or 4 (int32) */
+    int32_t *output;        /* 5/3 coefficients or 9/7 indices */
     uint8_t *fractions;     /* 9/7 out: |a| / Delta - |q| in 1/256 (as encode_tile makes them) */
     const float *steps;     /* 9/7: Delta of each subband, LL first (QCD order) */
 } gpu_forward_plane;
+
+/* The narrowest width gpu_forward takes samples of `precision` bits in:
+ * uploads are the stage's bottleneck, so samples travel at storage width. */
+static inline unsigned gpu_input_bytes(uint32_t precision)
+{
+    return precision <= 8 ? 1u : precision <= 16 ? 2u : 4u;
+}
 
 /* One tile-component for gpu_inverse. */
 typedef struct gpu_inverse_plane {
@@ -45,8 +54,10 @@ typedef struct gpu_inverse_plane {
     unsigned levels;
     uint32_t precision;
     bool is_signed;
-    int32_t *samples;       /* 5/3 in: coefficients; out (both): samples */
+    int32_t *samples;       /* 5/3 in: coefficients; out (both, when output is NULL): samples */
     const float *floats;    /* 9/7 in: dequantized coefficients */
+    void *output;           /* or the samples here, output_bytes each (gpu_input_bytes: */
+    unsigned output_bytes;  /*   1 or 2, uint/int by the sign; the downloads are the cost) */
 } gpu_inverse_plane;
 
 /* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this

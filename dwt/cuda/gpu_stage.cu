@@ -51,18 +51,26 @@ __device__ __forceinline__ int32_t wrap32(int64_t v) { return (int32_t)(uint32_t
 
 /* ---------------------------------------------- elementwise stages */
 
-__global__ void level_shift_forward(int32_t *s, size_t n, int64_t offset)
+/* Samples at their storage width in, level-shifted (G.1.1) out: int32
+ * for 5/3, converted to float for 9/7 (as encode_tile does on the CPU). */
+__global__ void load_samples(const void *in, unsigned bytes, bool is_signed, int64_t offset,
+                             int32_t *ints, float *floats, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        s[i] = wrap32((int64_t)s[i] - offset);
-}
-
-__global__ void to_float(const int32_t *in, float *out, size_t n)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = (float)in[i];
+    if (i >= n)
+        return;
+    int64_t v;
+    if (bytes == 1)
+        v = is_signed ? (int64_t)((const int8_t *)in)[i] : (int64_t)((const uint8_t *)in)[i];
+    else if (bytes == 2)
+        v = is_signed ? (int64_t)((const int16_t *)in)[i] : (int64_t)((const uint16_t *)in)[i];
+    else
+        v = ((const int32_t *)in)[i];
+    int32_t shifted = wrap32(v - offset);
+    if (floats != nullptr)
+        floats[i] = (float)shifted;
+    else
+        ints[i] = shifted;
 }
 
 __global__ void rct_forward(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
@@ -121,6 +129,18 @@ __global__ void level_shift_inverse(int32_t *s, size_t n, int64_t offset, int64_
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         s[i] = shift_back(s[i], offset, lo, hi);
+}
+
+/* Samples (clamped to their precision) to 1 or 2 bytes each. */
+__global__ void narrow_samples(const int32_t *in, void *out, unsigned bytes, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    if (bytes == 1)
+        ((uint8_t *)out)[i] = (uint8_t)in[i];
+    else
+        ((uint16_t *)out)[i] = (uint16_t)in[i];
 }
 
 __global__ void level_shift_inverse_float(const float *v, int32_t *s, size_t n, int64_t offset,
@@ -513,20 +533,17 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
         size_t n = rect_area(planes[c].rect);
         for (uint32_t k = 0; k < group; k++) {
             gpu_forward_plane *p = &planes[c + k];
-            int32_t *d = (int32_t *)g->indices;
             if (n == 0)
                 continue;
-            GPU_CHECK(timed_copy(g, d, p->samples, n * 4, cudaMemcpyHostToDevice), "upload");
+            unsigned bytes = p->input_bytes == 1 || p->input_bytes == 2 ? p->input_bytes : 4;
+            GPU_CHECK(timed_copy(g, g->indices, p->input, n * bytes, cudaMemcpyHostToDevice), "upload");
             int64_t offset = p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1);
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
-            level_shift_forward<<<blocks_for(n), kThreads, 0, g->stream>>>(d, n, offset);
-            GPU_LAUNCHED("level shift");
-            if (reversible)
-                GPU_CHECK(cudaMemcpyAsync(g->planes[k], d, n * 4, cudaMemcpyDeviceToDevice, g->stream), "copy");
-            else
-                to_float<<<blocks_for(n), kThreads, 0, g->stream>>>(d, (float *)g->planes[k], n);
+            load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(
+                g->indices, bytes, p->is_signed, offset, (int32_t *)g->planes[k],
+                reversible ? nullptr : (float *)g->planes[k], n);
             phase_end(g);
-            GPU_LAUNCHED("to float");
+            GPU_LAUNCHED("load samples");
         }
         if (group == 3 && n > 0) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
@@ -548,14 +565,14 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
-                GPU_CHECK(timed_copy(g, p->samples, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
+                GPU_CHECK(timed_copy(g, p->output, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
             } else {
                 status = forward_levels<false>(g, g->planes[k], p->rect, p->levels, p->steps, nullptr,
                                                (int32_t *)g->indices, g->fractions, scratch, error);
                 phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
-                GPU_CHECK(timed_copy(g, p->samples, g->indices, area * 4, cudaMemcpyDeviceToHost), "download");
+                GPU_CHECK(timed_copy(g, p->output, g->indices, area * 4, cudaMemcpyDeviceToHost), "download");
                 GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
             }
             /* The next plane reuses the buffers. */
@@ -623,7 +640,17 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             }
             phase_end(g);
             GPU_LAUNCHED("inverse level shift");
-            GPU_CHECK(timed_copy(g, p->samples, out, area * 4, cudaMemcpyDeviceToHost), "download");
+            bool narrow = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2);
+            if (narrow) {
+                void *packed = out == (int32_t *)g->indices ? g->work[1] : g->indices;
+                phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
+                narrow_samples<<<blocks_for(area), kThreads, 0, g->stream>>>(out, packed, p->output_bytes, area);
+                phase_end(g);
+                GPU_LAUNCHED("narrow samples");
+                GPU_CHECK(timed_copy(g, p->output, packed, area * p->output_bytes, cudaMemcpyDeviceToHost), "download");
+            } else {
+                GPU_CHECK(timed_copy(g, p->samples, out, area * 4, cudaMemcpyDeviceToHost), "download");
+            }
             GPU_CHECK(synchronize(g), "inverse transform");
         }
         c += group;

@@ -40,13 +40,13 @@ static dwt_rect random_rect(void)
 
 /* The CPU's forward path (as encode_tile runs it) for 1 or 3 planes. */
 static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsigned levels,
-                        uint32_t precision, bool reversible, bool mct, uint32_t count,
-                        const float *steps)
+                        uint32_t precision, bool is_signed, bool reversible, bool mct,
+                        uint32_t count, const float *steps)
 {
     size_t n = area(r), stride = r.x1 - r.x0;
     float *floats[3] = {NULL, NULL, NULL};
     for (uint32_t c = 0; c < count; c++) {
-        level_shift_forward(samples[c], n, precision, false);
+        level_shift_forward(samples[c], n, precision, is_signed);
         if (!reversible) {
             floats[c] = xmalloc(n * sizeof(float));
             for (size_t i = 0; i < n; i++)
@@ -91,7 +91,12 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
                                 (int)test_random_range(-4, 3));
     int32_t *cpu[3], *gpu_out[3];
     uint8_t *cpu_fr[3], *gpu_fr[3];
+    void *packed[3];
     gpu_forward_plane jobs[3];
+    /* Samples at storage width, as the encoder sends them, or as int32. */
+    unsigned bytes = test_random_range(0, 1) ? gpu_input_bytes(precision) : 4;
+    bool is_signed = test_random_range(0, 1) != 0;
+    int64_t low = is_signed ? -((int64_t)1 << (precision - 1)) : 0;
     for (uint32_t c = 0; c < count; c++) {
         cpu[c] = xmalloc(n * sizeof(int32_t));
         gpu_out[c] = xmalloc(n * sizeof(int32_t));
@@ -99,12 +104,22 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         gpu_fr[c] = xmalloc(n ? n : 1);
         memset(cpu_fr[c], 0, n ? n : 1);
         memset(gpu_fr[c], 0, n ? n : 1);
-        for (size_t i = 0; i < n; i++)
-            cpu[c][i] = gpu_out[c][i] = (int32_t)test_random_range(0, ((int64_t)1 << precision) - 1);
+        packed[c] = xmalloc((n ? n : 1) * bytes);
+        for (size_t i = 0; i < n; i++) {
+            cpu[c][i] = (int32_t)test_random_range(low, low + ((int64_t)1 << precision) - 1);
+            if (bytes == 1)
+                ((uint8_t *)packed[c])[i] = (uint8_t)cpu[c][i];
+            else if (bytes == 2)
+                ((uint16_t *)packed[c])[i] = (uint16_t)cpu[c][i];
+            else
+                ((int32_t *)packed[c])[i] = cpu[c][i];
+        }
         jobs[c] = (gpu_forward_plane){.rect = r, .levels = levels, .precision = precision,
-                                      .samples = gpu_out[c], .fractions = gpu_fr[c], .steps = steps};
+                                      .is_signed = is_signed,
+                                      .input = packed[c], .input_bytes = bytes,
+                                      .output = gpu_out[c], .fractions = gpu_fr[c], .steps = steps};
     }
-    cpu_forward(cpu, cpu_fr, r, levels, precision, reversible, mct, count, steps);
+    cpu_forward(cpu, cpu_fr, r, levels, precision, is_signed, reversible, mct, count, steps);
     gj2k_error error = {0};
     gj2k_status status = gpu_forward(gpu, jobs, count, reversible, mct, NULL, NULL, &error);
     if (status != GJ2K_OK)
@@ -121,6 +136,7 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         free(gpu_out[c]);
         free(cpu_fr[c]);
         free(gpu_fr[c]);
+        free(packed[c]);
     }
 }
 
@@ -144,7 +160,10 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
     size_t n = area(r), stride = r.x1 - r.x0;
     int32_t *cpu[3], *gpu_out[3];
     float *floats[3], *gpu_floats[3];
+    void *narrow[3] = {NULL, NULL, NULL};
     gpu_inverse_plane jobs[3];
+    /* Samples back as int32, or at storage width as the decoder takes them. */
+    unsigned bytes = test_random_range(0, 1) ? gpu_input_bytes(precision) : 4;
     int64_t range = (int64_t)1 << precision;
     for (uint32_t c = 0; c < count; c++) {
         cpu[c] = xmalloc(n * sizeof(int32_t));
@@ -157,6 +176,11 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         }
         jobs[c] = (gpu_inverse_plane){.rect = r, .levels = levels, .precision = precision,
                                       .samples = gpu_out[c], .floats = gpu_floats[c]};
+        if (bytes < 4) {
+            narrow[c] = xmalloc((n ? n : 1) * bytes);
+            jobs[c].output = narrow[c];
+            jobs[c].output_bytes = bytes;
+        }
     }
     for (uint32_t c = 0; c < count; c++) {
         if (reversible)
@@ -180,6 +204,8 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         printf("%s: %s\n", label, error.message);
     CHECK(status == GJ2K_OK);
     for (uint32_t c = 0; c < count; c++) {
+        for (size_t i = 0; narrow[c] != NULL && i < n; i++) /* unsigned samples: widen */
+            gpu_out[c][i] = bytes == 1 ? ((uint8_t *)narrow[c])[i] : ((uint16_t *)narrow[c])[i];
         bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0;
         if (!same)
             printf("%s: %ux%u at (%u,%u), %u levels, component %u differs\n", label, r.x1 - r.x0,
@@ -189,6 +215,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         free(gpu_out[c]);
         free(floats[c]);
         free(gpu_floats[c]);
+        free(narrow[c]);
     }
 }
 
