@@ -83,6 +83,12 @@ typedef enum gpu_phase {
 } gpu_phase;
 void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES]);
 
+/* Measures what pinned (page-locked) host memory would change for `bytes`
+ * of upload: the time to allocate it, and the upload rates from it and
+ * from ordinary memory (GB/s). Fails like any call of the stage. */
+gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *allocate_ms,
+                                   double *pinned_gbps, double *pageable_gbps, gj2k_error *error);
+
 /* Told, in order, that plane `plane`'s outputs are in host memory. */
 typedef void (*gpu_plane_done_fn)(void *user, uint32_t plane);
 

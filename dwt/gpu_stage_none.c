@@ -30,6 +30,13 @@ void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES])
         ms[i] = 0.0;
 }
 
+gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *allocate_ms,
+                                   double *pinned_gbps, double *pageable_gbps, gj2k_error *error)
+{
+    (void)stage, (void)bytes, (void)allocate_ms, (void)pinned_gbps, (void)pageable_gbps;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
 gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
                         bool reversible, bool mct, gpu_plane_done_fn done, void *done_user,
                         gj2k_error *error)

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include <cuda_runtime.h>
 
@@ -515,6 +516,51 @@ static gj2k_status component_transform(gpu_stage *g, size_t n, bool reversible, 
     else
         ict_inverse<<<blocks, kThreads, 0, g->stream>>>(f[0], f[1], f[2], n);
     GPU_LAUNCHED("component transform");
+    return GJ2K_OK;
+}
+
+static double milliseconds_since(const timespec &start)
+{
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start.tv_sec) * 1e3 + (double)(now.tv_nsec - start.tv_nsec) * 1e-6;
+}
+
+extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, double *allocate_ms,
+                                              double *pinned_gbps, double *pageable_gbps,
+                                              gj2k_error *error)
+{
+    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    if (status != GJ2K_OK)
+        return status;
+    void *pinned = nullptr, *pageable = std::malloc(bytes);
+    if (pageable == nullptr)
+        return device_fail(error, cudaErrorMemoryAllocation, "host memory");
+    std::memset(pageable, 1, bytes);
+    timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    cudaError_t e = cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault);
+    *allocate_ms = milliseconds_since(start);
+    if (e == cudaSuccess) {
+        std::memset(pinned, 1, bytes);
+        double best[2] = {1e30, 1e30};
+        void *sources[2] = {pinned, pageable};
+        for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++)
+            for (int k = 0; k < 2 && e == cudaSuccess; k++) {
+                clock_gettime(CLOCK_MONOTONIC, &start);
+                e = cudaMemcpyAsync(g->indices, sources[k], bytes, cudaMemcpyHostToDevice, g->stream);
+                if (e == cudaSuccess)
+                    e = cudaStreamSynchronize(g->stream);
+                double ms = milliseconds_since(start);
+                best[k] = ms < best[k] ? ms : best[k];
+            }
+        *pinned_gbps = (double)bytes / (best[0] * 1e6);
+        *pageable_gbps = (double)bytes / (best[1] * 1e6);
+        cudaFreeHost(pinned);
+    }
+    std::free(pageable);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "pinned memory probe");
     return GJ2K_OK;
 }
 
