@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bench_encode.h"
+#include "bench_dwt.h"
 #include "bench_gpu.h"
 #include "commands.h"
 #include "component_transform.h"
@@ -306,6 +307,8 @@ static int bench_decode(const char *path, unsigned repeats, unsigned threads)
 
 int command_bench(int argc, char **argv)
 {
+    if (argc > 0 && strcmp(argv[0], "dwt") == 0)
+        return bench_dwt(argc - 1, argv + 1);
     parsed_options options;
     if (!options_parse("bench", argc, argv, bench_options, BENCH_OPTION_COUNT, 0, &options))
         return EXIT_USAGE;

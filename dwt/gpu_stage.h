@@ -89,6 +89,14 @@ void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES]);
 gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *allocate_ms,
                                    double *pinned_gbps, double *pageable_gbps, gj2k_error *error);
 
+/* The device-to-device copy bandwidth (bytes read plus bytes written, per
+ * second, in GB/s) of `bytes`-byte copies: the yardstick of `gj2k bench dwt`. */
+gj2k_status gpu_stage_copy_bandwidth(gpu_stage *stage, size_t bytes, double *gbps,
+                                     gj2k_error *error);
+/* Fills every device buffer of the stage with 0xFF, so that a test sees
+ * any output element a kernel failed to write. */
+gj2k_status gpu_stage_poison(gpu_stage *stage, gj2k_error *error);
+
 /* Told, in order, that plane `plane`'s outputs are in host memory. */
 typedef void (*gpu_plane_done_fn)(void *user, uint32_t plane);
 

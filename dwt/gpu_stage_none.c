@@ -37,6 +37,19 @@ gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *alloc
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }
 
+gj2k_status gpu_stage_copy_bandwidth(gpu_stage *stage, size_t bytes, double *gbps,
+                                     gj2k_error *error)
+{
+    (void)stage, (void)bytes, (void)gbps;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
+gj2k_status gpu_stage_poison(gpu_stage *stage, gj2k_error *error)
+{
+    (void)stage;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
 gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
                         bool reversible, bool mct, gpu_plane_done_fn done, void *done_user,
                         gj2k_error *error)

@@ -28,9 +28,15 @@ __device__ __forceinline__ int32_t wrap(int64_t v) { return (int32_t)(uint32_t)(
 /* Local index i (any integer) of a line of n >= 1 samples, mirrored into [0, n). */
 __device__ __forceinline__ int64_t mirror(int64_t i, int64_t n)
 {
+    if (i >= 0 && i < n) /* nearly always: no division */
+        return i;
     if (n == 1)
         return 0;
-    int64_t period = 2 * (n - 1);
+    if (i < 0 && -i < n)
+        return -i;
+    if (i >= n && i < 2 * n - 1)
+        return 2 * (n - 1) - i;
+    int64_t period = 2 * (n - 1); /* lines shorter than the halo reflect more than once */
     i %= period;
     if (i < 0)
         i += period;
@@ -200,6 +206,72 @@ __device__ __forceinline__ void quantize_store(float v, float delta, int32_t *q,
     *fraction = (uint8_t)(f < 255.0f ? f : 255.0f);
 }
 
+/* The first level may read the samples as they arrive from the host: at
+ * their storage width (1, 2 or 4 bytes; signed or not), level-shifted
+ * (G.1.1) and converted on load, exactly as the separate pass would. With
+ * bytes == 0 the input is already of the filter's type. */
+struct SamplesIn {
+    const void *data;
+    unsigned bytes;
+    bool is_signed;
+    int64_t offset;
+};
+
+template <typename T>
+__device__ __forceinline__ T load_input(const T *in, const SamplesIn &samples, size_t at)
+{
+    if (samples.bytes == 0)
+        return in[at];
+    int64_t v;
+    if (samples.bytes == 1)
+        v = samples.is_signed ? (int64_t)((const int8_t *)samples.data)[at]
+                              : (int64_t)((const uint8_t *)samples.data)[at];
+    else if (samples.bytes == 2)
+        v = samples.is_signed ? (int64_t)((const int16_t *)samples.data)[at]
+                              : (int64_t)((const uint16_t *)samples.data)[at];
+    else
+        v = ((const int32_t *)samples.data)[at];
+    return (T)wrap(v - samples.offset);
+}
+
+/* The last inverse level may write the samples as the host takes them:
+ * level-shifted back, clamped (G.1.2; 9/7 rounded half to even first, as
+ * lrintf) and at 1, 2 or 4 bytes. With bytes == 0, the filter's type. */
+struct SamplesOut {
+    void *data;
+    unsigned bytes;
+    int64_t offset, lo, hi;
+};
+
+__device__ __forceinline__ int64_t to_integer(int32_t v) { return v; }
+__device__ __forceinline__ int64_t to_integer(float v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 2147483648.0f)
+        return INT32_MAX;
+    if (v < -2147483648.0f)
+        return INT32_MIN;
+    return (int64_t)__float2int_rn(v);
+}
+
+template <typename T>
+__device__ __forceinline__ void store_output(T *out, const SamplesOut &samples, size_t at, T v)
+{
+    if (samples.bytes == 0) {
+        out[at] = v;
+        return;
+    }
+    int64_t x = to_integer(v) + samples.offset;
+    int32_t clamped = (int32_t)(x < samples.lo ? samples.lo : x > samples.hi ? samples.hi : x);
+    if (samples.bytes == 1)
+        ((uint8_t *)samples.data)[at] = (uint8_t)clamped;
+    else if (samples.bytes == 2)
+        ((uint16_t *)samples.data)[at] = (uint16_t)clamped;
+    else
+        ((int32_t *)samples.data)[at] = clamped;
+}
+
 /* Where a level's outputs go: LL compact into `ll`; HL, LH, HH into the
  * Mallat buffer `bands` (5/3), or quantized into `indices` and
  * `fractions` (9/7), both with `stride`. */
@@ -215,7 +287,8 @@ struct ForwardOut {
 
 template <bool Reversible, int Rows>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a, ForwardOut out)
+forward_level(const typename Filter<Reversible>::T *in, SamplesIn samples, size_t in_stride, Area a,
+              ForwardOut out)
 {
     using F = Filter<Reversible>;
     using T = typename F::T;
@@ -228,8 +301,8 @@ forward_level(const typename Filter<Reversible>::T *in, size_t in_stride, Area a
 #pragma unroll
     for (int k = 0; k < R; k++) {
         size_t row = (size_t)mirror(s.row + k - a.y0, h) * in_stride;
-        ve[k] = in[row + ce];
-        vo[k] = in[row + co];
+        ve[k] = load_input(in, samples, row + ce);
+        vo[k] = load_input(in, samples, row + co);
     }
     if (h >= 2) {
         lift_registers<Reversible, true, Rows>(ve);
@@ -282,7 +355,7 @@ template <bool Reversible, int Rows>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
               const typename Filter<Reversible>::T *bands, size_t stride, Area a,
-              typename Filter<Reversible>::T *out, size_t out_stride)
+              typename Filter<Reversible>::T *out, SamplesOut samples, size_t out_stride)
 {
     using F = Filter<Reversible>;
     using T = typename F::T;
@@ -338,11 +411,11 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
         int64_t y = s.row + k;
         if (y < a.y0 || y >= a.y1)
             continue;
-        T *row = out + (size_t)(y - a.y0) * out_stride;
+        size_t row = (size_t)(y - a.y0) * out_stride;
         if (xe >= a.x0 && xe < a.x1)
-            row[xe - a.x0] = ve[k];
+            store_output(out, samples, row + (size_t)(xe - a.x0), ve[k]);
         if (xe + 1 >= a.x0 && xe + 1 < a.x1)
-            row[xe + 1 - a.x0] = vo[k];
+            store_output(out, samples, row + (size_t)(xe + 1 - a.x0), vo[k]);
     }
 }
 

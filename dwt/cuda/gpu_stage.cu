@@ -297,23 +297,25 @@ static dwt_levels::Area area_of(dwt_rect r) { return dwt_levels::Area{r.x0, r.y0
 /* One level's kernel with the stage's rows per thread. */
 template <bool Reversible, int Rows>
 static void forward_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
-                               size_t stride, dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+                               const dwt_levels::SamplesIn &samples, size_t stride,
+                               dwt_levels::Area a, const dwt_levels::ForwardOut &out)
 {
     constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
     dwt_levels::forward_level<Reversible, Rows>
         <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-            in, stride, a, out);
+            in, samples, stride, a, out);
 }
 
 template <bool Reversible>
 static void launch_forward_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
-                                 size_t stride, dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+                                 const dwt_levels::SamplesIn &samples, size_t stride,
+                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out)
 {
     switch (g->rows) {
-    case 8: forward_level_with<Reversible, 8>(g, in, stride, a, out); break;
-    case 24: forward_level_with<Reversible, 24>(g, in, stride, a, out); break;
-    case 32: forward_level_with<Reversible, 32>(g, in, stride, a, out); break;
-    default: forward_level_with<Reversible, 16>(g, in, stride, a, out); break;
+    case 8: forward_level_with<Reversible, 8>(g, in, samples, stride, a, out); break;
+    case 24: forward_level_with<Reversible, 24>(g, in, samples, stride, a, out); break;
+    case 32: forward_level_with<Reversible, 32>(g, in, samples, stride, a, out); break;
+    default: forward_level_with<Reversible, 16>(g, in, samples, stride, a, out); break;
     }
 }
 
@@ -321,36 +323,40 @@ template <bool Reversible, int Rows>
 static void inverse_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
                                size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
                                size_t stride, dwt_levels::Area a,
-                               typename dwt_levels::Filter<Reversible>::T *out, size_t out_stride)
+                               typename dwt_levels::Filter<Reversible>::T *out,
+                               const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
     constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
     dwt_levels::inverse_level<Reversible, Rows>
         <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, out, out_stride);
+            ll, ll_stride, bands, stride, a, out, samples, out_stride);
 }
 
 template <bool Reversible>
 static void launch_inverse_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
                                  size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
                                  size_t stride, dwt_levels::Area a,
-                                 typename dwt_levels::Filter<Reversible>::T *out, size_t out_stride)
+                                 typename dwt_levels::Filter<Reversible>::T *out,
+                                 const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
     switch (g->rows) {
-    case 8: inverse_level_with<Reversible, 8>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
-    case 24: inverse_level_with<Reversible, 24>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
-    case 32: inverse_level_with<Reversible, 32>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
-    default: inverse_level_with<Reversible, 16>(g, ll, ll_stride, bands, stride, a, out, out_stride); break;
+    case 8: inverse_level_with<Reversible, 8>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
+    case 24: inverse_level_with<Reversible, 24>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
+    case 32: inverse_level_with<Reversible, 32>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
+    default: inverse_level_with<Reversible, 16>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
     }
 }
 
 /* Every level of one plane forward (2D_SD, F.4.2), one kernel a level:
- * `in` holds the level-shifted (and transformed) samples; 5/3 coefficients
+ * `in` holds the level-shifted (and transformed) samples, or the first
+ * level reads them as they came (`first`, bytes > 0); 5/3 coefficients
  * go to `bands` in the Mallat layout, 9/7 indices and fractions to
  * `indices`/`fractions`; `scratch` holds two LL buffers. */
 template <bool Reversible>
-static gj2k_status forward_levels(gpu_stage *g, const void *in, dwt_rect tile, unsigned levels,
-                                  const float *steps, void *bands, int32_t *indices,
-                                  uint8_t *fractions, void *scratch[2], gj2k_error *error)
+static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels::SamplesIn &first,
+                                  dwt_rect tile, unsigned levels, const float *steps, void *bands,
+                                  int32_t *indices, uint8_t *fractions, void *scratch[2],
+                                  gj2k_error *error)
 {
     using T = typename dwt_levels::Filter<Reversible>::T;
     size_t stride = tile.x1 - tile.x0;
@@ -372,7 +378,8 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, dwt_rect tile, u
         out.stride = stride;
         for (int band = 1; band <= 3; band++)
             out.delta[band] = Reversible ? 1.0f : steps[1 + 3 * (levels - level) + (band - 1)];
-        launch_forward_level<Reversible>(g, current, current_stride, area_of(a), out);
+        dwt_levels::SamplesIn samples = level == 1 ? first : dwt_levels::SamplesIn{};
+        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out);
         GPU_LAUNCHED("forward level");
         current = (const T *)out.ll;
         current_stride = out.ll_stride;
@@ -393,10 +400,12 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, dwt_rect tile, u
 }
 
 /* Every level of one plane back (2D_SR, F.3.2): `bands` holds the Mallat
- * layout; the samples end in `out` (stride: the tile's width). */
+ * layout; the samples end in `out` (stride: the tile's width), or, with
+ * `last` (bytes > 0, levels > 0), shifted, clamped and narrowed in last.data. */
 template <bool Reversible>
 static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile, unsigned levels,
-                                  void *out, void *scratch[2], gj2k_error *error)
+                                  void *out, const dwt_levels::SamplesOut &last, void *scratch[2],
+                                  gj2k_error *error)
 {
     using T = typename dwt_levels::Filter<Reversible>::T;
     size_t stride = tile.x1 - tile.x0;
@@ -410,12 +419,15 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
             continue;
         T *target = level == 1 ? (T *)out : (T *)scratch[level & 1];
         size_t target_stride = a.x1 - a.x0;
+        dwt_levels::SamplesOut samples = level == 1 ? last : dwt_levels::SamplesOut{};
         launch_inverse_level<Reversible>(g, ll, ll_stride, (const T *)bands, stride, area_of(a),
-                                         target, target_stride);
+                                         target, samples, target_stride);
         GPU_LAUNCHED("inverse level");
         ll = target;
         ll_stride = target_stride;
     }
+    if (last.bytes != 0 && levels > 0) /* the last level wrote the samples themselves */
+        return GJ2K_OK;
     if (ll != (const T *)out) /* no level: the samples are the coefficients */
         GPU_CHECK(cudaMemcpyAsync(out, ll, rect_area(tile) * sizeof(T), cudaMemcpyDeviceToDevice,
                                   g->stream), "copy");
@@ -564,6 +576,119 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, double
     return GJ2K_OK;
 }
 
+extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, double *gbps,
+                                                gj2k_error *error)
+{
+    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    if (status != GJ2K_OK)
+        return status;
+    cudaEvent_t start, stop;
+    GPU_CHECK(cudaEventCreate(&start), "event");
+    cudaError_t e = cudaEventCreate(&stop);
+    float best = 1e30f;
+    for (int repeat = 0; repeat < 5 && e == cudaSuccess; repeat++) {
+        cudaEventRecord(start, g->stream);
+        e = cudaMemcpyAsync(g->work[0], g->work[1], bytes, cudaMemcpyDeviceToDevice, g->stream);
+        cudaEventRecord(stop, g->stream);
+        float ms = 0.0f;
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(stop);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&ms, start, stop);
+        best = ms < best ? ms : best;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "copy bandwidth");
+    *gbps = 2.0 * (double)bytes / ((double)best * 1e6);
+    return GJ2K_OK;
+}
+
+extern "C" gj2k_status gpu_stage_poison(gpu_stage *g, gj2k_error *error)
+{
+    size_t bytes = g->capacity * 4;
+    for (int i = 0; i < 3 && bytes > 0; i++) {
+        GPU_CHECK(cudaMemsetAsync(g->planes[i], 0xFF, bytes, g->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(g->work[i], 0xFF, bytes, g->stream), "poison");
+    }
+    if (bytes > 0) {
+        GPU_CHECK(cudaMemsetAsync(g->indices, 0xFF, bytes, g->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(g->fractions, 0xFF, g->capacity, g->stream), "poison");
+    }
+    GPU_CHECK(cudaStreamSynchronize(g->stream), "poison");
+    return GJ2K_OK;
+}
+
+/* The sample range of a component: the inverse level shift's clamp (G.1.2). */
+static dwt_levels::SamplesOut sample_range(unsigned precision, bool is_signed)
+{
+    unsigned prec = usable_precision(precision);
+    dwt_levels::SamplesOut r = {};
+    r.offset = is_signed ? 0 : (int64_t)1 << (prec - 1);
+    r.lo = is_signed ? -((int64_t)1 << (prec - 1)) : 0;
+    r.hi = is_signed ? ((int64_t)1 << (prec - 1)) - 1 : ((int64_t)1 << prec) - 1;
+    if (r.hi > INT32_MAX)
+        r.hi = INT32_MAX;
+    return r;
+}
+
+/* One plane forward with no component transform and at least one level:
+ * upload at storage width, every level (the first shifting on load), down. */
+static gj2k_status forward_fused(gpu_stage *g, gpu_forward_plane *p, bool reversible,
+                                 gj2k_error *error)
+{
+    size_t area = rect_area(p->rect);
+    unsigned bytes = p->input_bytes == 1 || p->input_bytes == 2 ? p->input_bytes : 4;
+    /* The upload goes where this path writes nothing. */
+    void *input = reversible ? g->indices : g->work[0];
+    GPU_CHECK(timed_copy(g, input, p->input, area * bytes, cudaMemcpyHostToDevice), "upload");
+    dwt_levels::SamplesIn first = {input, bytes, p->is_signed,
+                                   p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
+    void *scratch[2] = {g->work[1], g->work[2]};
+    phase_begin(g, GPU_PHASE_LEVELS);
+    gj2k_status status =
+        reversible ? forward_levels<true>(g, nullptr, first, p->rect, p->levels, nullptr, g->work[0],
+                                          nullptr, nullptr, scratch, error)
+                   : forward_levels<false>(g, nullptr, first, p->rect, p->levels, p->steps, nullptr,
+                                           (int32_t *)g->indices, g->fractions, scratch, error);
+    phase_end(g);
+    if (status != GJ2K_OK)
+        return status;
+    GPU_CHECK(timed_copy(g, p->output, reversible ? g->work[0] : g->indices, area * 4,
+                         cudaMemcpyDeviceToHost), "download");
+    if (!reversible)
+        GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
+    GPU_CHECK(synchronize(g), "forward transform");
+    return GJ2K_OK;
+}
+
+/* One plane back with no component transform and at least one level: the
+ * last level shifts, clamps and narrows as it stores. */
+static gj2k_status inverse_fused(gpu_stage *g, gpu_inverse_plane *p, bool reversible,
+                                 gj2k_error *error)
+{
+    size_t area = rect_area(p->rect);
+    const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
+    GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
+    bool narrow = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2);
+    dwt_levels::SamplesOut last = sample_range(p->precision, p->is_signed);
+    last.data = g->indices;
+    last.bytes = narrow ? p->output_bytes : 4;
+    void *scratch[2] = {g->work[1], g->work[2]};
+    phase_begin(g, GPU_PHASE_LEVELS);
+    gj2k_status status =
+        reversible ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[0], last, scratch, error)
+                   : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[0], last, scratch, error);
+    phase_end(g);
+    if (status != GJ2K_OK)
+        return status;
+    GPU_CHECK(timed_copy(g, narrow ? p->output : (void *)p->samples, g->indices,
+                         area * last.bytes, cudaMemcpyDeviceToHost), "download");
+    GPU_CHECK(synchronize(g), "inverse transform");
+    return GJ2K_OK;
+}
+
 /* Planes `first`..`first + n` are uploaded, level-shifted and (with mct)
  * transformed together; each then goes through its levels alone. */
 extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint32_t count,
@@ -577,6 +702,17 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
     while (c < count) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
         size_t n = rect_area(planes[c].rect);
+        if (group == 1 && n > 0 && planes[c].levels > 0) {
+            /* No component transform: the first level reads the samples as
+             * they came, shifting them on load (no separate pass). */
+            status = forward_fused(g, &planes[c], reversible, error);
+            if (status != GJ2K_OK)
+                return status;
+            if (done != nullptr)
+                done(done_user, c);
+            c++;
+            continue;
+        }
         for (uint32_t k = 0; k < group; k++) {
             gpu_forward_plane *p = &planes[c + k];
             if (n == 0)
@@ -605,16 +741,18 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 continue;
             void *scratch[2] = {g->work[1], g->work[2]};
             phase_begin(g, GPU_PHASE_LEVELS);
+            dwt_levels::SamplesIn transformed = {};
             if (reversible) {
-                status = forward_levels<true>(g, g->planes[k], p->rect, p->levels, nullptr,
+                status = forward_levels<true>(g, g->planes[k], transformed, p->rect, p->levels, nullptr,
                                               g->work[0], nullptr, nullptr, scratch, error);
                 phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
                 GPU_CHECK(timed_copy(g, p->output, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
             } else {
-                status = forward_levels<false>(g, g->planes[k], p->rect, p->levels, p->steps, nullptr,
-                                               (int32_t *)g->indices, g->fractions, scratch, error);
+                status = forward_levels<false>(g, g->planes[k], transformed, p->rect, p->levels,
+                                               p->steps, nullptr, (int32_t *)g->indices,
+                                               g->fractions, scratch, error);
                 phase_end(g);
                 if (status != GJ2K_OK)
                     return status;
@@ -640,6 +778,14 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
     uint32_t c = 0;
     while (c < count) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
+        if (group == 1 && rect_area(planes[c].rect) > 0 && planes[c].levels > 0) {
+            /* No component transform: the last level writes the samples. */
+            status = inverse_fused(g, &planes[c], reversible, error);
+            if (status != GJ2K_OK)
+                return status;
+            c++;
+            continue;
+        }
         for (uint32_t k = 0; k < group; k++) {
             gpu_inverse_plane *p = &planes[c + k];
             size_t n = rect_area(p->rect);
@@ -650,9 +796,10 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             GPU_CHECK(timed_copy(g, g->work[0], source, n * 4, cudaMemcpyHostToDevice), "upload");
             void *scratch[2] = {g->work[1], g->work[2]};
             phase_begin(g, GPU_PHASE_LEVELS);
+            dwt_levels::SamplesOut coefficients = {};
             status = reversible
-                ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[k], scratch, error)
-                : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[k], scratch, error);
+                ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[k], coefficients, scratch, error)
+                : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[k], coefficients, scratch, error);
             phase_end(g);
             if (status != GJ2K_OK)
                 return status;
@@ -670,12 +817,8 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             size_t area = rect_area(p->rect);
             if (area == 0)
                 continue;
-            unsigned prec = usable_precision(p->precision);
-            int64_t offset = p->is_signed ? 0 : (int64_t)1 << (prec - 1);
-            int64_t lo = p->is_signed ? -((int64_t)1 << (prec - 1)) : 0;
-            int64_t hi = p->is_signed ? ((int64_t)1 << (prec - 1)) - 1 : ((int64_t)1 << prec) - 1;
-            if (hi > INT32_MAX)
-                hi = INT32_MAX;
+            dwt_levels::SamplesOut range = sample_range(p->precision, p->is_signed);
+            int64_t offset = range.offset, lo = range.lo, hi = range.hi;
             int32_t *out = (int32_t *)g->indices;
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             if (reversible) {

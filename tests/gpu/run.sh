@@ -29,7 +29,21 @@ ctest --test-dir build/gpu -j "$jobs" --output-on-failure >"$logs/ctest.txt" 2>&
 tests_rc=$?
 tail -5 "$logs/ctest.txt"
 
+step "compute-sanitizer memcheck (small cases)"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ -x "$sanitizer" ]; then
+  for case in forward_matches_cpu inverse_matches_cpu; do
+    GJ2K_GPU_TEST_CASES=4 "$sanitizer" --tool memcheck --error-exitcode 1 \
+      build/gpu/tests/gpu/test_gpu_stage "$case" >"$logs/memcheck-$case.txt" 2>&1
+    rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
+    [ $rc -eq 0 ] || tests_rc=1
+  done
+else
+  echo "memcheck: compute-sanitizer not found" | tee "$logs/memcheck.txt"
+fi
+
 step "benchmarks"
+build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
 
 # Side by side with OpenJPEG and Grok when they were carried along
@@ -76,6 +90,8 @@ step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
+cat "$logs/memcheck.txt"
+grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc

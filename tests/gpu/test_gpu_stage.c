@@ -23,7 +23,28 @@ static gpu_stage *open_gpu(void)
     gj2k_error error = {0};
     if (gpu_stage_create(&gpu, &error) != GJ2K_OK)
         test_skip(error.message);
+    /* Room for the largest random case up front, so that poisoning the
+     * stage's buffers before each case reaches all of them. */
+    double gbps;
+    if (gpu_stage_copy_bandwidth(gpu, (size_t)320 * 320 * 4, &gbps, &error) != GJ2K_OK)
+        test_skip(error.message);
     return gpu;
+}
+
+/* Random cases a test runs: GJ2K_GPU_TEST_CASES (fewer under compute-sanitizer), else 60. */
+static int case_count(void)
+{
+    const char *text = getenv("GJ2K_GPU_TEST_CASES");
+    int n = text ? atoi(text) : 60;
+    return n > 0 ? n : 60;
+}
+
+/* Every device buffer and the host outputs start as garbage: an element
+ * left unwritten cannot pass for a result. */
+static void poison(gpu_stage *gpu, void *host, size_t bytes)
+{
+    CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
+    memset(host, 0xAB, bytes);
 }
 
 static size_t area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
@@ -120,6 +141,10 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
                                       .output = gpu_out[c], .fractions = gpu_fr[c], .steps = steps};
     }
     cpu_forward(cpu, cpu_fr, r, levels, precision, is_signed, reversible, mct, count, steps);
+    for (uint32_t c = 0; c < count; c++) {
+        poison(gpu, gpu_out[c], n * sizeof(int32_t));
+        memset(gpu_fr[c], 0xAB, n ? n : 1);
+    }
     gj2k_error error = {0};
     gj2k_status status = gpu_forward(gpu, jobs, count, reversible, mct, NULL, NULL, &error);
     if (status != GJ2K_OK)
@@ -143,7 +168,7 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
 static void test_forward_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < case_count(); i++) {
         gpu_stage_set_rows(gpu, 8 * (1 + i % 4)); /* every Y the level kernels are built for */
         forward_case(gpu, true, i % 2 == 0, "5/3");
         forward_case(gpu, false, i % 2 == 0, "9/7");
@@ -198,6 +223,13 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         else
             level_shift_inverse_float(floats[c], cpu[c], n, precision, false);
     }
+    for (uint32_t c = 0; c < count; c++) {
+        /* the inputs must survive the poison: the stage copies them in */
+        if (narrow[c] != NULL)
+            poison(gpu, narrow[c], n * bytes);
+        else
+            CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
+    }
     gj2k_error error = {0};
     gj2k_status status = gpu_inverse(gpu, jobs, count, reversible, mct, &error);
     if (status != GJ2K_OK)
@@ -222,7 +254,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
 static void test_inverse_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < case_count(); i++) {
         gpu_stage_set_rows(gpu, 8 * (1 + i % 4));
         inverse_case(gpu, true, i % 2 == 0, "5/3");
         inverse_case(gpu, false, i % 2 == 0, "9/7");
