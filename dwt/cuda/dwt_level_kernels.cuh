@@ -316,6 +316,14 @@ forward_level(const typename Filter<Reversible>::T *in, SamplesIn samples, size_
     }
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
     const bool lane_valid = s.lane >= H / 2 && s.lane < 32 - H / 2;
+    /* The lane's columns are an even (low-pass) and an odd (high-pass) one;
+     * row k has the parity of k (s.row is even): every band is known at
+     * compile time, and only the row offsets change with k. */
+    const bool low_in = lane_valid && xe >= a.x0 && xe < a.x1;
+    const bool high_in = lane_valid && xe + 1 >= a.x0 && xe + 1 < a.x1;
+    const size_t low_x = (size_t)(xe / 2 - (a.x0 + 1) / 2);
+    const size_t high_x = lw + (size_t)(xe / 2 - a.x0 / 2);
+    const int64_t half_row = s.row / 2;
 #pragma unroll
     for (int k = H; k < H + Rows; k++) {
         T e = ve[k], o = vo[k];
@@ -326,25 +334,28 @@ forward_level(const typename Filter<Reversible>::T *in, SamplesIn samples, size_
             o = F::lone_forward(o);
         }
         int64_t y = s.row + k;
-        if (!lane_valid || y < a.y0 || y >= a.y1)
+        if (y < a.y0 || y >= a.y1)
             continue;
-        bool high_row = (y & 1) != 0;
-        size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
-        for (int side = 0; side < 2; side++) {
-            int64_t x = xe + side;
-            if (x < a.x0 || x >= a.x1)
-                continue;
-            T v = side ? o : e;
-            size_t ox = side ? lw + (size_t)(x / 2 - a.x0 / 2) : (size_t)(x / 2 - (a.x0 + 1) / 2);
-            int band = side + 2 * high_row; /* 0 LL, 1 HL, 2 LH, 3 HH */
-            if (band == 0) {
-                ((T *)out.ll)[oy * out.ll_stride + ox] = v;
-            } else if (Reversible) {
-                ((T *)out.bands)[oy * out.stride + ox] = v;
+        const bool high_row = (k & 1) != 0; /* folded: the loop is unrolled */
+        size_t oy = high_row ? lh + (size_t)(half_row + k / 2 - a.y0 / 2)
+                             : (size_t)(half_row + k / 2 - (a.y0 + 1) / 2);
+        if (low_in) {
+            if (!high_row) { /* LL */
+                ((T *)out.ll)[oy * out.ll_stride + low_x] = e;
+            } else if (Reversible) { /* LH */
+                ((T *)out.bands)[oy * out.stride + low_x] = e;
             } else {
-                size_t at = oy * out.stride + ox;
-                quantize_store((float)v, out.delta[band], &out.indices[at], &out.fractions[at]);
+                size_t at = oy * out.stride + low_x;
+                quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
             }
+        }
+        if (high_in) { /* HL or HH */
+            size_t at = oy * out.stride + high_x;
+            if (Reversible)
+                ((T *)out.bands)[at] = o;
+            else
+                quantize_store((float)o, out.delta[high_row ? 3 : 1], &out.indices[at],
+                               &out.fractions[at]);
         }
     }
 }
@@ -365,24 +376,25 @@ inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
     Strip s = strip_of<H, Rows>(a);
     int64_t xe = s.column + 2 * s.lane;
     /* The sample at local (i, j) comes from the subband its parities name. */
-    int64_t xi[2] = {mirror(xe - a.x0, w), mirror(xe + 1 - a.x0, w)};
+    /* The columns (mirrored) and where they sit in their bands: the same
+     * for every row. */
+    bool high_column[2];
+    size_t ox[2];
+#pragma unroll
+    for (int side = 0; side < 2; side++) {
+        int64_t x = a.x0 + mirror(xe + side - a.x0, w);
+        high_column[side] = (x & 1) != 0;
+        ox[side] = high_column[side] ? lw + (size_t)(x / 2 - a.x0 / 2)
+                                     : (size_t)(x / 2 - (a.x0 + 1) / 2);
+    }
     T ve[R], vo[R];
 #pragma unroll
     for (int k = 0; k < R; k++) {
         int64_t y = a.y0 + mirror(s.row + k - a.y0, h);
         bool high_row = (y & 1) != 0;
         size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
-#pragma unroll
-        for (int side = 0; side < 2; side++) {
-            int64_t x = a.x0 + xi[side];
-            bool high_column = (x & 1) != 0;
-            size_t ox = high_column ? lw + (size_t)(x / 2 - a.x0 / 2) : (size_t)(x / 2 - (a.x0 + 1) / 2);
-            T v = (!high_row && !high_column) ? ll[oy * ll_stride + ox] : bands[oy * stride + ox];
-            if (side)
-                vo[k] = v;
-            else
-                ve[k] = v;
-        }
+        ve[k] = (!high_row && !high_column[0]) ? ll[oy * ll_stride + ox[0]] : bands[oy * stride + ox[0]];
+        vo[k] = (!high_row && !high_column[1]) ? ll[oy * ll_stride + ox[1]] : bands[oy * stride + ox[1]];
     }
     /* HOR_SR on every row held, then VER_SR (F.3.2). */
 #pragma unroll
