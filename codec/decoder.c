@@ -8,6 +8,8 @@
 
 #include "codestream.h"
 #include "color_render.h"
+#include <pthread.h>
+
 #include "error.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
@@ -171,6 +173,50 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
     return GJ2K_OK;
 }
 
+/* The second half of a tile (tile_decode_samples) on its own thread. */
+typedef struct tile_pipeline {
+    const tile_decode_settings *settings;
+    gj2k_image *image;
+    tile_decoding *work;     /* the tile in flight, or NULL */
+    pthread_t thread;
+    gj2k_status status;
+    gj2k_error error;
+} tile_pipeline;
+
+static void *run_tile_samples(void *argument)
+{
+    tile_pipeline *p = argument;
+    p->status = tile_decode_samples(p->work, p->settings, p->image, &p->error);
+    return NULL;
+}
+
+/* Waits for the tile in flight; its failure, if any, becomes the caller's. */
+static gj2k_status pipeline_finish(tile_pipeline *p, gj2k_error *error)
+{
+    if (p->work == NULL)
+        return GJ2K_OK;
+    pthread_join(p->thread, NULL);
+    tile_decoding_free(p->work);
+    p->work = NULL;
+    if (p->status != GJ2K_OK && error != NULL)
+        *error = p->error;
+    return p->status;
+}
+
+static gj2k_status pipeline_start(tile_pipeline *p, tile_decoding *work, gj2k_error *error)
+{
+    p->work = work;
+    p->status = GJ2K_OK;
+    p->error = (gj2k_error){0};
+    if (pthread_create(&p->thread, NULL, run_tile_samples, p) != 0) {
+        p->work = NULL; /* do it here instead */
+        gj2k_status status = tile_decode_samples(work, p->settings, p->image, error);
+        tile_decoding_free(work);
+        return status;
+    }
+    return GJ2K_OK;
+}
+
 static uint64_t image_samples(const gj2k_image *image)
 {
     uint64_t samples = 0;
@@ -200,6 +246,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         gpu_stage_create(&settings.gpu, &ignored);
     }
     gj2k_status status = GJ2K_OK;
+    tile_pipeline pipeline = {.settings = &settings, .image = image};
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)
             continue;
@@ -216,8 +263,23 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         if (j2k_codestream_tile(cs, t) == NULL)
             gj2k_warn(options->warning, options->warning_user,
                       "tile %u has no tile-parts: decoded as mid-grey", t);
-        status = tile_decode(cs, data, t, &settings, image, error);
+        if (settings.gpu == NULL) {
+            status = tile_decode(cs, data, t, &settings, image, error);
+            continue;
+        }
+        /* GPU: this tile's code-blocks while the GPU finishes the last one. */
+        tile_decoding *work = NULL;
+        status = tile_decode_coefficients(cs, data, t, &settings, image, &work, error);
+        gj2k_status finished = pipeline_finish(&pipeline, error);
+        status = status != GJ2K_OK ? status : finished;
+        if (status == GJ2K_OK)
+            status = pipeline_start(&pipeline, work, error);
+        else
+            tile_decoding_free(work);
     }
+    gj2k_status finished = pipeline_finish(&pipeline, error);
+    if (status == GJ2K_OK)
+        status = finished;
     gpu_stage_destroy(settings.gpu);
     return status;
 }

@@ -403,26 +403,72 @@ done:
     return status;
 }
 
-gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, uint32_t tile_index,
-                        const tile_decode_settings *settings, gj2k_image *image,
-                        gj2k_error *error)
+/* A tile between its two halves: code-blocks decoded and dequantized into
+ * planes, the inverse transforms still to come. */
+struct tile_decoding {
+    uint32_t tile_index;
+    uint32_t num_planes;
+    tile_plane *planes;
+    tier2_block *blocks;
+};
+
+void tile_decoding_free(tile_decoding *work)
 {
+    if (work == NULL)
+        return;
+    free(work->blocks);
+    for (uint32_t c = 0; work->planes != NULL && c < work->num_planes; c++) {
+        if (work->planes[c].has_structure)
+            tile_component_free(&work->planes[c].structure);
+        free(work->planes[c].integers);
+        free(work->planes[c].floats);
+        free(work->planes[c].packed);
+    }
+    free(work->planes);
+    free(work);
+}
+
+gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
+                                     uint32_t tile_index, const tile_decode_settings *settings,
+                                     const gj2k_image *image, tile_decoding **out,
+                                     gj2k_error *error)
+{
+    *out = NULL;
     uint32_t n = codestream->siz.num_components;
     const j2k_tile *tile = j2k_codestream_tile(codestream, tile_index);
-    tile_plane *planes = calloc(n, sizeof *planes);
-    if (planes == NULL)
+    tile_decoding *work = calloc(1, sizeof *work);
+    if (work == NULL || (work->planes = calloc(n, sizeof *work->planes)) == NULL) {
+        free(work);
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for tile %u", tile_index);
-    tier2_block *blocks = NULL;
+    }
+    work->tile_index = tile_index;
+    work->num_planes = n;
     size_t count = 0;
-    gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image, planes,
-                                       error);
+    gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
+                                        work->planes, error);
     if (status == GJ2K_OK)
-        status = read_packets(codestream, data, tile, tile_index, planes, settings, &blocks,
-                              &count, error);
+        status = read_packets(codestream, data, tile, tile_index, work->planes, settings,
+                              &work->blocks, &count, error);
     if (status == GJ2K_OK)
-        status = decode_blocks(blocks, count, planes, settings, tile_index, error);
-    bool mct = status == GJ2K_OK && uses_component_transform(planes, n, settings, tile_index);
-    bool on_gpu = status == GJ2K_OK && settings->gpu != NULL && fits_gpu(settings->gpu, planes, n);
+        status = decode_blocks(work->blocks, count, work->planes, settings, tile_index, error);
+    if (status != GJ2K_OK) {
+        if (error != NULL && error->status == GJ2K_OK)
+            gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
+        tile_decoding_free(work);
+        return status;
+    }
+    *out = work;
+    return GJ2K_OK;
+}
+
+gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
+                                gj2k_image *image, gj2k_error *error)
+{
+    tile_plane *planes = work->planes;
+    uint32_t n = work->num_planes, tile_index = work->tile_index;
+    gj2k_status status = GJ2K_OK;
+    bool mct = uses_component_transform(planes, n, settings, tile_index);
+    bool on_gpu = settings->gpu != NULL && fits_gpu(settings->gpu, planes, n);
     if (on_gpu)
         status = inverse_on_gpu(settings->gpu, planes, n, mct, error);
     if (status == GJ2K_OK && !on_gpu)
@@ -444,14 +490,18 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
         place_plane(&planes[c], &image->components[c]);
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
-    free(blocks);
-    for (uint32_t c = 0; c < n; c++) {
-        if (planes[c].has_structure)
-            tile_component_free(&planes[c].structure);
-        free(planes[c].integers);
-        free(planes[c].floats);
-        free(planes[c].packed);
-    }
-    free(planes);
+    return status;
+}
+
+gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, uint32_t tile_index,
+                        const tile_decode_settings *settings, gj2k_image *image,
+                        gj2k_error *error)
+{
+    tile_decoding *work = NULL;
+    gj2k_status status = tile_decode_coefficients(codestream, data, tile_index, settings, image,
+                                                  &work, error);
+    if (status == GJ2K_OK)
+        status = tile_decode_samples(work, settings, image, error);
+    tile_decoding_free(work);
     return status;
 }

@@ -27,4 +27,20 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
                         const tile_decode_settings *settings, gj2k_image *image,
                         gj2k_error *error);
 
+/* The same in two halves, so that the inverse transforms of one tile (on
+ * the GPU) can run beside the code-blocks of the next: first Tier-2, Tier-1
+ * and dequantization into a tile_decoding; then the inverse DWT, component
+ * transform and level shift into the image. Tiles cover disjoint parts of
+ * the image, so the second half of one tile may run on another thread
+ * while the first half of the next runs; the GPU stage takes one tile at a
+ * time. */
+typedef struct tile_decoding tile_decoding;
+gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
+                                     uint32_t tile_index, const tile_decode_settings *settings,
+                                     const gj2k_image *image, tile_decoding **out,
+                                     gj2k_error *error);
+gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
+                                gj2k_image *image, gj2k_error *error);
+void tile_decoding_free(tile_decoding *work);
+
 #endif
