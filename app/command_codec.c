@@ -21,7 +21,8 @@ static const option_spec decode_options[] = {
     {"--force-rgb", NULL, "render grey, sYCC and ICC images as sRGB"},
     {"--upsample", NULL, "bring subsampled components to full size"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
-    {"--device", "auto|gpu|cpu", "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
+    {"--device", "auto|gpu|cpu",
+     "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
     {"-v", NULL, "describe what was decoded"},
     {"--help", NULL, "this text"},
 };

@@ -48,7 +48,8 @@ static const option_spec encode_options[] = {
     {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
     {"-threads", "N", "threads (default: every core)"},
-    {"--device", "auto|gpu|cpu", "where the transforms run (auto, the default: a GPU for images of 2^27 samples or more)"},
+    {"--device", "auto|gpu|cpu",
+     "where the transforms run (auto, the default: a GPU for images of 2^27 samples or more)"},
     {"-v", NULL, "report size, ratio, layers, time and PSNR (decodes the output to measure it)"},
     {"--help", NULL, "this text"},
 };
