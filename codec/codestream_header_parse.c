@@ -29,6 +29,24 @@ static void warn_skipped(codestream_parser *p, const gj2k_error *why, size_t off
               offset);
 }
 
+/* PPM, PLM, PPT, PLT: adds the segment's chunk to `list`. Broken packed
+ * headers (PPM, PPT) are fatal; broken packet lengths are skipped. */
+static gj2k_status read_indexed_segment(codestream_parser *p, uint16_t marker, byte_reader *body,
+                                        size_t offset, chunk_list *list)
+{
+    bool fatal = marker == J2K_PPM || marker == J2K_PPT;
+    j2k_indexed_chunk chunk;
+    gj2k_error why = {0};
+    gj2k_status status = j2k_indexed_chunk_read(body, j2k_marker_name(marker), &chunk,
+                                                fatal ? p->error : &why);
+    if (status == GJ2K_OK)
+        return push_chunk(p, list, &chunk);
+    if (fatal)
+        return status;
+    warn_skipped(p, &why, offset);
+    return GJ2K_OK;
+}
+
 /* COD, COC, QCD, QCC, RGN, POC, COM: the parameters both kinds of header carry. */
 static gj2k_status read_coding_segment(codestream_parser *p, j2k_header_params *h,
                                        uint16_t marker, byte_reader *body, size_t offset,
@@ -125,18 +143,9 @@ static gj2k_status main_header_segment(codestream_parser *p, uint16_t marker, by
     case J2K_COM:
         return read_coding_segment(p, &cs->main_header, marker, body, offset, "main header");
     case J2K_PPM:
-    case J2K_PLM: {
-        j2k_indexed_chunk chunk;
-        gj2k_status status = j2k_indexed_chunk_read(body, j2k_marker_name(marker), &chunk,
-                                                    marker == J2K_PPM ? p->error : &why);
-        if (status != GJ2K_OK) {
-            if (marker == J2K_PPM)
-                return status;
-            warn_skipped(p, &why, offset);
-            return GJ2K_OK;
-        }
-        return push_chunk(p, marker == J2K_PPM ? &p->ppm : &p->plm, &chunk);
-    }
+    case J2K_PLM:
+        return read_indexed_segment(p, marker, body, offset,
+                                    marker == J2K_PPM ? &p->ppm : &p->plm);
     case J2K_TLM: {
         j2k_tlm tlm;
         if (j2k_tlm_read(body, &tlm, &why) != GJ2K_OK) {
@@ -182,12 +191,10 @@ static gj2k_status main_header_segment(codestream_parser *p, uint16_t marker, by
     }
 }
 
+/* `where` names the tile-part in messages. */
 static gj2k_status tile_part_segment(codestream_parser *p, parsed_tile_part *tp, uint16_t marker,
-                                     byte_reader *body, size_t offset)
+                                     byte_reader *body, size_t offset, const char *where)
 {
-    char where[64];
-    snprintf(where, sizeof where, "tile %u, tile-part %u", tp->part.tile_index,
-             tp->part.part_index);
     switch (marker) {
     case J2K_COD:
     case J2K_COC:
@@ -206,28 +213,19 @@ static gj2k_status tile_part_segment(codestream_parser *p, parsed_tile_part *tp,
         return read_coding_segment(p, &tp->header, marker, body, offset, where);
     case J2K_PPT:
     case J2K_PLT: {
-        j2k_indexed_chunk chunk;
-        if (marker == J2K_PPT && p->ppm.count > 0)
+        bool ppt = marker == J2K_PPT;
+        if (ppt && p->ppm.count > 0)
             return gj2k_fail(p->error, GJ2K_ERROR_MALFORMED,
                              "%s: PPT at offset %zu while the main header has PPM (A.7.4)", where,
                              offset);
-        gj2k_error why = {0};
-        gj2k_status status = j2k_indexed_chunk_read(body, j2k_marker_name(marker), &chunk,
-                                                    marker == J2K_PPT ? p->error : &why);
-        if (status != GJ2K_OK) {
-            if (marker == J2K_PPT)
-                return status;
-            warn_skipped(p, &why, offset);
-            return GJ2K_OK;
-        }
-        if (marker == J2K_PPT) {
-            if (tp->num_ppt++ == 0)
-                tp->first_ppt = p->ppt.count;
-            return push_chunk(p, &p->ppt, &chunk);
-        }
-        if (tp->num_plt++ == 0)
-            tp->first_plt = p->plt.count;
-        return push_chunk(p, &p->plt, &chunk);
+        chunk_list *list = ppt ? &p->ppt : &p->plt;
+        size_t *first = ppt ? &tp->first_ppt : &tp->first_plt;
+        size_t *num = ppt ? &tp->num_ppt : &tp->num_plt;
+        size_t before = list->count;
+        gj2k_status status = read_indexed_segment(p, marker, body, offset, list);
+        if (list->count > before && (*num)++ == 0) /* read, not skipped */
+            *first = before;
+        return status;
     }
     case J2K_SIZ:
     case J2K_TLM:
@@ -382,6 +380,8 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
      * outgrows a Psot that fits the data, Psot is wrong. */
     bool cut_by_data_end = end == p->size && (tp.part.truncated || sot.length == 0);
 
+    char where[64];
+    snprintf(where, sizeof where, "tile %u, tile-part %u", sot.tile_index, sot.part_index);
     size_t pos = sot_offset + J2K_SOT_SEGMENT_SIZE;
     for (;;) {
         size_t left = end - pos;
@@ -428,13 +428,11 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
             goto fail;
         }
         byte_reader body = {p->data + pos + 4, length - 2, 0};
-        status = tile_part_segment(p, &tp, marker, &body, pos);
+        status = tile_part_segment(p, &tp, marker, &body, pos, where);
         if (status != GJ2K_OK)
             goto fail;
         pos += 2 + length;
     }
-    char where[64];
-    snprintf(where, sizeof where, "tile %u, tile-part %u", sot.tile_index, sot.part_index);
     status = finish_header(p, &tp.header, where);
     if (status != GJ2K_OK)
         goto fail;

@@ -107,22 +107,10 @@ gj2k_status color_render_icc_to_srgb(const gj2k_image *image, const uint32_t *co
         if (in == NULL || out == NULL)
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "ICC: out of memory");
     }
-    int made = 0;
-    for (; status == GJ2K_OK && made < 3; made++) {
-        rgb[made] = image->components[colors[0]];
-        rgb[made].is_signed = false;
-        rgb[made].role = GJ2K_ROLE_COLOR;
-        status = color_render_allocate(&rgb[made], error);
-    }
+    if (status == GJ2K_OK)
+        status = color_render_new_rgb(&image->components[colors[0]], rgb, error);
     if (status == GJ2K_OK)
         run_transform(transform, image, colors, num_colors, rgb, in, out);
-    else
-        for (int k = 0; k < made; k++) {
-            free(rgb[k].samples);
-            free(rgb[k].wide_samples);
-            rgb[k].samples = NULL;
-            rgb[k].wide_samples = NULL;
-        }
     free(in);
     free(out);
     if (transform != NULL)

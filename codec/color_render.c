@@ -24,12 +24,50 @@ gj2k_status color_render_allocate(gj2k_component *component, gj2k_error *error)
     return GJ2K_OK;
 }
 
+void color_render_release(gj2k_component *component)
+{
+    free(component->samples);
+    free(component->wide_samples);
+    component->samples = NULL;
+    component->wide_samples = NULL;
+}
+
+gj2k_status color_render_copy(const gj2k_component *source, gj2k_component *out,
+                              gj2k_error *error)
+{
+    *out = *source;
+    gj2k_status status = color_render_allocate(out, error);
+    if (status != GJ2K_OK)
+        return status;
+    size_t count = (size_t)out->width * out->height;
+    if (out->samples != NULL)
+        memcpy(out->samples, source->samples, count * sizeof *out->samples);
+    else if (out->wide_samples != NULL)
+        memcpy(out->wide_samples, source->wide_samples, count * sizeof *out->wide_samples);
+    return GJ2K_OK;
+}
+
+gj2k_status color_render_new_rgb(const gj2k_component *like, gj2k_component rgb[3],
+                                 gj2k_error *error)
+{
+    for (int i = 0; i < 3; i++) {
+        rgb[i] = *like;
+        rgb[i].is_signed = false;
+        rgb[i].role = GJ2K_ROLE_COLOR;
+        gj2k_status status = color_render_allocate(&rgb[i], error);
+        if (status != GJ2K_OK) {
+            for (int j = 0; j < i; j++)
+                color_render_release(&rgb[j]);
+            return status;
+        }
+    }
+    return GJ2K_OK;
+}
+
 static void free_components(gj2k_component *components, uint32_t count)
 {
-    for (uint32_t c = 0; c < count; c++) {
-        free(components[c].samples);
-        free(components[c].wide_samples);
-    }
+    for (uint32_t c = 0; c < count; c++)
+        color_render_release(&components[c]);
     free(components);
 }
 
@@ -45,29 +83,24 @@ static gj2k_status map_channel(const gj2k_image *image, const jp2_file *jp2, uin
                          "JP2: cmap channel %u uses component %u, the codestream has %u", channel,
                          m->component, image->num_components);
     const gj2k_component *source = &image->components[m->component];
+    if (m->map_type != 1) { /* a copy */
+        gj2k_status status = color_render_copy(source, out, error);
+        out->role = GJ2K_ROLE_COLOR;
+        return status;
+    }
+    const jp2_palette *pal = &jp2->palette;
+    if (!jp2->has_palette || m->palette_column >= pal->num_columns)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "JP2: cmap channel %u uses missing palette column %u", channel,
+                         m->palette_column);
     *out = *source;
     out->role = GJ2K_ROLE_COLOR;
-    const jp2_palette *pal = &jp2->palette;
-    bool through_palette = m->map_type == 1;
-    if (through_palette) {
-        if (!jp2->has_palette || m->palette_column >= pal->num_columns)
-            return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
-                             "JP2: cmap channel %u uses missing palette column %u", channel,
-                             m->palette_column);
-        out->precision = pal->column_depths[m->palette_column].precision;
-        out->is_signed = pal->column_depths[m->palette_column].is_signed;
-    }
+    out->precision = pal->column_depths[m->palette_column].precision;
+    out->is_signed = pal->column_depths[m->palette_column].is_signed;
     gj2k_status status = color_render_allocate(out, error);
     if (status != GJ2K_OK)
         return status;
     size_t count = (size_t)out->width * out->height;
-    if (!through_palette) {
-        if (out->samples != NULL)
-            memcpy(out->samples, source->samples, count * sizeof *out->samples);
-        else if (out->wide_samples != NULL)
-            memcpy(out->wide_samples, source->wide_samples, count * sizeof *out->wide_samples);
-        return GJ2K_OK;
-    }
     /* Annex I.5.3.4: the component's sample is the palette entry index. */
     const int64_t last = pal->num_entries - 1;
     for (size_t i = 0; i < count; i++) {
@@ -267,12 +300,8 @@ gj2k_status color_render_apply_jp2(gj2k_image *image, const jp2_file *jp2,
 
 /* ------------------------------------------------------------ precision */
 
-static int64_t floor_shift(int64_t value, uint32_t shift)
-{
-    int64_t divisor = (int64_t)1 << shift;
-    int64_t quotient = value / divisor;
-    return (value % divisor < 0) ? quotient - 1 : quotient;
-}
+/* floor(value / 2^shift): an arithmetic shift, as dwt_53.c relies on too. */
+static int64_t floor_shift(int64_t value, uint32_t shift) { return value >> shift; }
 
 gj2k_status color_render_set_component_precision(gj2k_component *component, uint32_t bits,
                                                  color_render_signedness sign,
@@ -307,8 +336,7 @@ gj2k_status color_render_set_component_precision(gj2k_component *component, uint
             v = floor_shift(v + ((int64_t)1 << (from - bits - 1)), from - bits);
         color_render_set_sample(&converted, i, v < low ? low : v > high ? high : v);
     }
-    free(component->samples);
-    free(component->wide_samples);
+    color_render_release(component);
     *component = converted;
     return GJ2K_OK;
 }

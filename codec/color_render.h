@@ -115,6 +115,18 @@ static inline void color_render_set_sample(gj2k_component *component, size_t ind
  * (the caller keeps or frees it). */
 gj2k_status color_render_allocate(gj2k_component *component, gj2k_error *error);
 
+/* Frees a component's storage and forgets it. */
+void color_render_release(gj2k_component *component);
+
+/* Makes *out a copy of *source with storage of its own. */
+gj2k_status color_render_copy(const gj2k_component *source, gj2k_component *out,
+                              gj2k_error *error);
+
+/* Gives rgb[0..2] the geometry and precision of `like`, unsigned, role
+ * colour, with fresh zeroed storage; on failure none is left allocated. */
+gj2k_status color_render_new_rgb(const gj2k_component *like, gj2k_component rgb[3],
+                                 gj2k_error *error);
+
 /* Converts the colour components `colors[0..num_colors)` (1 or 3, of one
  * geometry) from image->icc_profile to sRGB, writing three new components to
  * rgb[0..2] (the caller owns them). color_icc.c; without GJ2K_HAVE_LCMS2 it

@@ -50,8 +50,7 @@ static gj2k_status upsample_component(const gj2k_image *image, gj2k_component *c
     } else {
         uint32_t *columns = malloc((size_t)width * sizeof *columns);
         if (columns == NULL) {
-            free(full.samples);
-            free(full.wide_samples);
+            color_render_release(&full);
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory upsampling");
         }
         for (uint32_t x = 0; x < width; x++)
@@ -74,8 +73,7 @@ static gj2k_status upsample_component(const gj2k_image *image, gj2k_component *c
         }
         free(columns);
     }
-    free(comp->samples);
-    free(comp->wide_samples);
+    color_render_release(comp);
     *comp = full;
     return GJ2K_OK;
 }
@@ -98,14 +96,6 @@ static bool same_geometry(const gj2k_component *a, const gj2k_component *b)
            a->width == b->width && a->height == b->height;
 }
 
-static void release(gj2k_component *comp)
-{
-    free(comp->samples);
-    free(comp->wide_samples);
-    comp->samples = NULL;
-    comp->wide_samples = NULL;
-}
-
 /* sYCC to sRGB (IEC 61966-2-1 Amd. 1, clause 4.1), all three of one geometry. */
 static gj2k_status sycc_to_rgb(const gj2k_image *image, const uint32_t colors[3],
                                gj2k_component rgb[3], gj2k_error *error)
@@ -113,17 +103,9 @@ static gj2k_status sycc_to_rgb(const gj2k_image *image, const uint32_t colors[3]
     const gj2k_component *luma = &image->components[colors[0]];
     const gj2k_component *cb = &image->components[colors[1]];
     const gj2k_component *cr = &image->components[colors[2]];
-    for (int i = 0; i < 3; i++) {
-        rgb[i] = *luma;
-        rgb[i].is_signed = false;
-        rgb[i].role = GJ2K_ROLE_COLOR;
-        gj2k_status status = color_render_allocate(&rgb[i], error);
-        if (status != GJ2K_OK) {
-            for (int j = 0; j < i; j++)
-                release(&rgb[j]);
-            return status;
-        }
-    }
+    gj2k_status status = color_render_new_rgb(luma, rgb, error);
+    if (status != GJ2K_OK)
+        return status;
     const double luma_offset = luma->is_signed ? ldexp(1.0, (int)luma->precision - 1) : 0.0;
     const double cb_offset = cb->is_signed ? 0.0 : ldexp(1.0, (int)cb->precision - 1);
     const double cr_offset = cr->is_signed ? 0.0 : ldexp(1.0, (int)cr->precision - 1);
@@ -141,21 +123,6 @@ static gj2k_status sycc_to_rgb(const gj2k_image *image, const uint32_t colors[3]
             color_render_set_sample(&rgb[k], i, (int64_t)(v < 0 ? 0 : v > high ? high : v));
         }
     }
-    return GJ2K_OK;
-}
-
-static gj2k_status copy_component(const gj2k_component *source, gj2k_component *out,
-                                  gj2k_error *error)
-{
-    *out = *source;
-    gj2k_status status = color_render_allocate(out, error);
-    if (status != GJ2K_OK)
-        return status;
-    size_t count = (size_t)out->width * out->height;
-    if (out->samples != NULL)
-        memcpy(out->samples, source->samples, count * sizeof *out->samples);
-    else if (out->wide_samples != NULL)
-        memcpy(out->wide_samples, source->wide_samples, count * sizeof *out->wide_samples);
     return GJ2K_OK;
 }
 
@@ -224,9 +191,9 @@ gj2k_status color_render_to_rgb(gj2k_image *image, gj2k_warning_fn warning, void
     switch (source) {
     case SOURCE_GREY:
         out[0] = image->components[colors[0]];
-        status = copy_component(&out[0], &out[1], error);
-        if (status == GJ2K_OK && (status = copy_component(&out[0], &out[2], error)) != GJ2K_OK)
-            release(&out[1]);
+        status = color_render_copy(&out[0], &out[1], error);
+        if (status == GJ2K_OK && (status = color_render_copy(&out[0], &out[2], error)) != GJ2K_OK)
+            color_render_release(&out[1]);
         break;
     case SOURCE_RGB:
         for (int i = 0; i < 3; i++)
@@ -248,7 +215,7 @@ gj2k_status color_render_to_rgb(gj2k_image *image, gj2k_warning_fn warning, void
         if (!consumed)
             out[next++] = image->components[c];
         else if (source == SOURCE_SYCC || source == SOURCE_ICC)
-            release(&image->components[c]);
+            color_render_release(&image->components[c]);
     }
     free(image->components);
     image->components = out;

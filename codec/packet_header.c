@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
-#include "codestream.h"
 #include "error.h"
+#include "marker_io.h"
 
 /* ------------------------------------------------------------ Table B.4 */
 
@@ -80,12 +80,11 @@ static gj2k_status add_piece(packet_header *h, uint32_t length, unsigned passes,
                              gj2k_error *error)
 {
     if (h->num_pieces == h->pieces_capacity) {
-        size_t capacity = h->pieces_capacity ? 2 * h->pieces_capacity : 64;
-        tier1_segment *grown = realloc(h->pieces, capacity * sizeof *grown);
+        tier1_segment *grown = j2k_array_grow(h->pieces, &h->pieces_capacity, h->num_pieces + 1,
+                                              sizeof *grown);
         if (grown == NULL)
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for a packet header");
         h->pieces = grown;
-        h->pieces_capacity = capacity;
     }
     h->pieces[h->num_pieces++] = (tier1_segment){.length = length, .num_passes = passes};
     return GJ2K_OK;
@@ -95,12 +94,11 @@ static gj2k_status add_contribution(packet_header *h, const packet_contribution 
                                     gj2k_error *error)
 {
     if (h->num_contributions == h->contributions_capacity) {
-        size_t capacity = h->contributions_capacity ? 2 * h->contributions_capacity : 64;
-        packet_contribution *grown = realloc(h->contributions, capacity * sizeof *grown);
+        packet_contribution *grown = j2k_array_grow(h->contributions, &h->contributions_capacity,
+                                                    h->num_contributions + 1, sizeof *grown);
         if (grown == NULL)
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for a packet header");
         h->contributions = grown;
-        h->contributions_capacity = capacity;
     }
     h->contributions[h->num_contributions++] = *c;
     return GJ2K_OK;
@@ -318,9 +316,10 @@ static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, u
     unsigned lblock = block->lblock;
     for (unsigned pass = first, left = n; left > 0;) {
         unsigned m = packet_piece_passes(pass, left, style);
-        if (pass_end(s, pass + m) < pass_end(s, pass) || pass_end(s, pass + m) - pass_end(s, pass) > UINT32_MAX)
+        size_t start = pass_end(s, pass), stop = pass_end(s, pass + m);
+        if (stop < start || stop - start > UINT32_MAX)
             return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "bad code-block pass lengths");
-        uint32_t length = (uint32_t)(pass_end(s, pass + m) - pass_end(s, pass));
+        uint32_t length = (uint32_t)(stop - start);
         unsigned needed = length == 0 ? 0 : packet_floor_log2(length) + 1;
         unsigned extra = packet_floor_log2(m);
         if (needed > extra && needed - extra > lblock)
