@@ -93,6 +93,34 @@ static bool same_samples(const gj2k_image *a, const gj2k_image *b)
     return true;
 }
 
+/* 3x2 big-endian 12-bit signed samples of one component (-F 3,2,1,12,s) and
+ * what they read as. */
+static const unsigned char raw_12_bit_bytes[] = {0x00, 0x01, 0xff, 0xff, 0x07, 0xff,
+                                                 0xf8, 0x00, 0x00, 0x00, 0x01, 0x00};
+static const int32_t raw_12_bit_samples[] = {1, -1, 2047, -2048, 0, 256};
+
+static bool write_raw_12_bit(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return false;
+    fwrite(raw_12_bit_bytes, 1, sizeof raw_12_bit_bytes, f);
+    fclose(f);
+    return true;
+}
+
+/* Checks that the image at `path` holds raw_12_bit_samples as 12-bit signed. */
+static void check_raw_12_bit(const char *path)
+{
+    gj2k_image *image = read_image(path);
+    REQUIRE(image != NULL);
+    CHECK(image->components[0].is_signed);
+    CHECK_EQ(image->components[0].precision, 12);
+    CHECK(memcmp(image->components[0].samples, raw_12_bit_samples, sizeof raw_12_bit_samples) ==
+          0);
+    gj2k_image_destroy(image);
+}
+
 static void version(void)
 {
     run_result r;
@@ -259,11 +287,7 @@ static void encode_lossless_round_trip(void)
     /* Raw input takes its geometry from -F: 12-bit signed samples. */
     char raw[1024];
     snprintf(raw, sizeof raw, "%s/in.raw", test_temp_dir());
-    const unsigned char bytes[] = {0x00, 0x01, 0xff, 0xff, 0x07, 0xff, 0xf8, 0x00, 0x00, 0x00, 0x01, 0x00};
-    FILE *f = fopen(raw, "wb");
-    REQUIRE(f != NULL);
-    fwrite(bytes, 1, sizeof bytes, f);
-    fclose(f);
+    REQUIRE(write_raw_12_bit(raw));
     snprintf(out, sizeof out, "%s/raw.j2k", test_temp_dir());
     snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 3,2,1,12,s", raw, out);
     run_gj2k(&r, args);
@@ -272,15 +296,9 @@ static void encode_lossless_round_trip(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     snprintf(back, sizeof back, "%s/raw_0.pgx", test_temp_dir());
-    gj2k_image *decoded = read_image(back);
-    REQUIRE(decoded != NULL);
-    const int32_t expected[] = {1, -1, 2047, -2048, 0, 256};
-    CHECK(decoded->components[0].is_signed);
-    CHECK_EQ(decoded->components[0].precision, 12);
-    CHECK(memcmp(decoded->components[0].samples, expected, sizeof expected) == 0);
-    gj2k_image_destroy(decoded);
     gj2k_image_destroy(rgb);
     gj2k_image_destroy(grey);
+    check_raw_12_bit(back);
 }
 
 /* The PSNR the test measures itself, all components together, 8-bit peak. */
@@ -598,27 +616,16 @@ static void convert_round_trip_formats(void)
 
 static void convert_raw_geometry(void)
 {
-    /* 3x2 big-endian 12-bit signed samples of one component. */
     char path[1024], out[1024], args[4096];
     snprintf(path, sizeof path, "%s/in.raw", test_temp_dir());
     snprintf(out, sizeof out, "%s/out.pgx", test_temp_dir());
-    const unsigned char bytes[] = {0x00, 0x01, 0xff, 0xff, 0x07, 0xff, 0xf8, 0x00, 0x00, 0x00, 0x01, 0x00};
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f != NULL);
-    fwrite(bytes, 1, sizeof bytes, f);
-    fclose(f);
+    REQUIRE(write_raw_12_bit(path));
     run_result r;
     snprintf(args, sizeof args, "convert -i '%s' -o '%s' -F 3,2,1,12,s", path, out);
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     snprintf(out, sizeof out, "%s/out_0.pgx", test_temp_dir());
-    gj2k_image *image = read_image(out);
-    REQUIRE(image != NULL);
-    const int32_t expected[] = {1, -1, 2047, -2048, 0, 256};
-    CHECK(image->components[0].is_signed);
-    CHECK_EQ(image->components[0].precision, 12);
-    CHECK(memcmp(image->components[0].samples, expected, sizeof expected) == 0);
-    gj2k_image_destroy(image);
+    check_raw_12_bit(out);
     /* Missing or malformed geometry is a usage error naming the problem. */
     snprintf(args, sizeof args, "convert -i '%s' -o '%s/x.pgm'", path, test_temp_dir());
     run_gj2k(&r, args);

@@ -84,6 +84,21 @@ gj2k_status read_text(const char *header, const void *extra, size_t extra_size,
     return status;
 }
 
+void check_bad_headers(const bad_header *bad, size_t count, gj2k_file_format format,
+                       const gj2k_read_options *options)
+{
+    static const uint8_t zeros[16];
+    for (size_t i = 0; i < count; i++) {
+        REQUIRE(bad[i].extra <= sizeof zeros);
+        gj2k_image *image = NULL;
+        gj2k_status status = read_text(bad[i].text, zeros, bad[i].extra, format, options, &image);
+        if (status != bad[i].status)
+            fprintf(stderr, "case %zu: status %s\n", i, gj2k_status_name(status));
+        CHECK(status == bad[i].status);
+        gj2k_image_destroy(image);
+    }
+}
+
 gj2k_image *make_image(uint32_t width, uint32_t height, uint32_t n, uint32_t precision,
                        bool is_signed, const uint32_t *dx, const uint32_t *dy)
 {

@@ -38,6 +38,16 @@ gj2k_status read_bytes(const void *data, size_t size, gj2k_file_format format,
 gj2k_status read_text(const char *header, const void *extra, size_t extra_size,
                       gj2k_file_format format, const gj2k_read_options *options,
                       gj2k_image **out);
+/* A damaged file: a NUL-terminated header, `extra` zero bytes (at most 16)
+ * after it, and the status reading it must give. */
+typedef struct bad_header {
+    const char *text;
+    size_t extra;
+    gj2k_status status;
+} bad_header;
+/* Reads each of the `count` files in `format`, checking each gives its status. */
+void check_bad_headers(const bad_header *bad, size_t count, gj2k_file_format format,
+                       const gj2k_read_options *options);
 /* An image of n like components (dx, dy: per component, NULL for all 1). */
 gj2k_image *make_image(uint32_t width, uint32_t height, uint32_t n, uint32_t precision,
                        bool is_signed, const uint32_t *dx, const uint32_t *dy);

@@ -99,7 +99,7 @@ static void pgx_hand_made_files(void)
         }
     }
 
-    static const struct { const char *text; size_t extra; gj2k_status status; } bad[] = {
+    static const bad_header bad[] = {
         {"PG XX + 8 1 1\n", 1, GJ2K_ERROR_MALFORMED},
         {"PG ML + 0 1 1\n", 1, GJ2K_ERROR_MALFORMED},
         {"PG ML + 32 1 1\n", 4, GJ2K_ERROR_UNSUPPORTED},
@@ -109,14 +109,7 @@ static void pgx_hand_made_files(void)
         {"PG ML + 8 2x2\n", 4, GJ2K_ERROR_MALFORMED},
         {"PGML + 8 1 1\n", 1, GJ2K_ERROR_MALFORMED},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gj2k_status status = read_text(bad[i].text, "\0\0\0\0", bad[i].extra, GJ2K_FORMAT_PGX,
-                                       &options, &image);
-        if (status != bad[i].status)
-            fprintf(stderr, "case %zu: status %s\n", i, gj2k_status_name(status));
-        CHECK(status == bad[i].status);
-        gj2k_image_destroy(image);
-    }
+    check_bad_headers(bad, sizeof bad / sizeof bad[0], GJ2K_FORMAT_PGX, &options);
 }
 
 static const test_case cases[] = {

@@ -122,7 +122,7 @@ static void pnm_hand_made_files(void)
     gj2k_image_destroy(image);
 
     /* Malformed headers and samples. */
-    static const struct { const char *text; size_t extra; gj2k_status status; } bad[] = {
+    static const bad_header bad[] = {
         {"P5 2 1 0\n", 2, GJ2K_ERROR_MALFORMED},         /* maxval 0 */
         {"P5 2 1 70000\n", 4, GJ2K_ERROR_MALFORMED},     /* maxval too large */
         {"P2 2 1 10\n5 11\n", 0, GJ2K_ERROR_MALFORMED},  /* sample above maxval */
@@ -140,14 +140,7 @@ static void pnm_hand_made_files(void)
         {"P2 2 1 255\n1", 0, GJ2K_ERROR_TRUNCATED},
         {"P6 1 1 255", 0, GJ2K_ERROR_TRUNCATED},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gj2k_status status = read_text(bad[i].text, "\0\0\0\0\0", bad[i].extra, GJ2K_FORMAT_PNM,
-                                       &options, &image);
-        if (status != bad[i].status)
-            fprintf(stderr, "case %zu: status %s\n", i, gj2k_status_name(status));
-        CHECK(status == bad[i].status);
-        gj2k_image_destroy(image);
-    }
+    check_bad_headers(bad, sizeof bad / sizeof bad[0], GJ2K_FORMAT_PNM, &options);
 }
 
 static const test_case cases[] = {
