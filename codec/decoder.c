@@ -234,18 +234,8 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
                                      .threads = options->threads, .warning = options->warning,
                                      .warning_user = options->warning_user};
-    /* --device: auto takes a GPU when one opens and the image is large
-     * enough to repay opening it (gpu_stage.h); gpu insists on one. */
-    if (options->device == GJ2K_DEVICE_GPU) {
-        gj2k_status status = gpu_stage_create(&settings.gpu, error);
-        if (status != GJ2K_OK)
-            return status;
-    } else if (options->device == GJ2K_DEVICE_AUTO &&
-               image_samples(image) >= GPU_STAGE_AUTO_MIN_SAMPLES) {
-        gj2k_error ignored;
-        gpu_stage_create(&settings.gpu, &ignored);
-    }
-    gj2k_status status = GJ2K_OK;
+    gj2k_status status = gpu_stage_open(options->device, image_samples(image), &settings.gpu,
+                                        error);
     tile_pipeline pipeline = {.settings = &settings, .image = image};
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)

@@ -344,6 +344,8 @@ static void *run_gpu_transform(void *argument)
     pthread_mutex_lock(&job->readiness.lock);
     if (job->status != GJ2K_OK)
         job->readiness.failed = true;
+    else
+        job->readiness.ready = job->n;
     pthread_cond_broadcast(&job->readiness.changed);
     pthread_mutex_unlock(&job->readiness.lock);
     return NULL;

@@ -354,25 +354,6 @@ counts:
             report->guard_bits = run->plan.components[c].quantization.guard_bits;
 }
 
-/* --device: auto takes a GPU when one opens and the image is large enough
- * to repay opening it; gpu insists on one. */
-static gj2k_status open_device(const gj2k_encode_options *options, uint64_t samples,
-                               gpu_stage **gpu, gj2k_error *error)
-{
-    *gpu = NULL;
-    if (options->device == GJ2K_DEVICE_CPU ||
-        (options->device == GJ2K_DEVICE_AUTO && samples < GPU_STAGE_AUTO_MIN_SAMPLES))
-        return GJ2K_OK;
-    if (options->device != GJ2K_DEVICE_AUTO && options->device != GJ2K_DEVICE_GPU)
-        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "unknown device %d",
-                         (int)options->device);
-    gj2k_error ignored;
-    return gpu_stage_create(gpu, options->device == GJ2K_DEVICE_GPU ? error : &ignored) == GJ2K_OK ||
-                   options->device == GJ2K_DEVICE_AUTO
-               ? GJ2K_OK
-               : GJ2K_ERROR_DEVICE;
-}
-
 static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *options,
                           gj2k_file_format format, byte_buffer *out, gj2k_encode_report *report,
                           gj2k_error *error)
@@ -391,7 +372,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for %u tiles",
                            run.num_tiles);
     if (status == GJ2K_OK)
-        status = open_device(options, run.plan.total_samples, &run.gpu, error);
+        status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu, error);
     for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
         bool on_gpu = false;
         status = encode_tile(&run.plan, image, t, run.gpu, &on_gpu, &run.tiles[t], error);

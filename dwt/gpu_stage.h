@@ -60,6 +60,12 @@ typedef struct gpu_inverse_plane {
     unsigned output_bytes;  /*   1 or 2, uint/int by the sign; the downloads are the cost) */
 } gpu_inverse_plane;
 
+/* The --device policy: no stage for cpu, or for auto below
+ * GPU_STAGE_AUTO_MIN_SAMPLES samples or without a usable GPU (*out NULL,
+ * GJ2K_OK); gpu fails with GJ2K_ERROR_DEVICE when none opens. */
+gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out,
+                           gj2k_error *error);
+
 /* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this
  * build has no CUDA; the message says why. */
 gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);

@@ -48,30 +48,27 @@ gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
 
 unsigned blocks_for(size_t n) { return (unsigned)((n + kThreads - 1) / kThreads); }
 
-__device__ __forceinline__ int32_t wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
-
 /* ---------------------------------------------- elementwise stages */
 
 /* Samples at their storage width in, level-shifted (G.1.1) out: int32
- * for 5/3, converted to float for 9/7 (as encode_tile does on the CPU). */
-__global__ void load_samples(const void *in, unsigned bytes, bool is_signed, int64_t offset,
-                             int32_t *ints, float *floats, size_t n)
+ * for 5/3, converted to float for 9/7 (as encode_tile does on the CPU);
+ * the first level kernel does the same on load (dwt_levels::load_input). */
+template <typename T>
+__global__ void load_samples(dwt_levels::SamplesIn in, T *out, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int64_t v;
-    if (bytes == 1)
-        v = is_signed ? (int64_t)((const int8_t *)in)[i] : (int64_t)((const uint8_t *)in)[i];
-    else if (bytes == 2)
-        v = is_signed ? (int64_t)((const int16_t *)in)[i] : (int64_t)((const uint16_t *)in)[i];
-    else
-        v = ((const int32_t *)in)[i];
-    int32_t shifted = wrap32(v - offset);
-    if (floats != nullptr)
-        floats[i] = (float)shifted;
-    else
-        ints[i] = shifted;
+    if (i < n)
+        out[i] = dwt_levels::load_input<T>(nullptr, in, i);
+}
+
+/* Samples back: level-shifted, clamped (G.1.2; 9/7 rounded first) and at
+ * their storage width, as the last inverse level does on its store. */
+template <typename T>
+__global__ void store_samples(const T *in, dwt_levels::SamplesOut out, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        dwt_levels::store_output<T>(nullptr, out, i, in[i]);
 }
 
 __global__ void rct_forward(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
@@ -80,9 +77,9 @@ __global__ void rct_forward(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
     if (i >= n)
         return;
     int64_t r = c0[i], g = c1[i], b = c2[i];
-    c0[i] = wrap32((r + 2 * g + b) >> 2);
-    c1[i] = wrap32(b - g);
-    c2[i] = wrap32(r - g);
+    c0[i] = dwt_levels::wrap((r + 2 * g + b) >> 2);
+    c1[i] = dwt_levels::wrap(b - g);
+    c2[i] = dwt_levels::wrap(r - g);
 }
 
 __global__ void rct_inverse(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
@@ -92,9 +89,9 @@ __global__ void rct_inverse(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
         return;
     int64_t y0 = c0[i], y1 = c1[i], y2 = c2[i];
     int64_t g = y0 - ((y2 + y1) >> 2);
-    c0[i] = wrap32(y2 + g);
-    c1[i] = wrap32(g);
-    c2[i] = wrap32(y1 + g);
+    c0[i] = dwt_levels::wrap(y2 + g);
+    c1[i] = dwt_levels::wrap(g);
+    c2[i] = dwt_levels::wrap(y1 + g);
 }
 
 __global__ void ict_forward(float *c0, float *c1, float *c2, size_t n)
@@ -117,50 +114,6 @@ __global__ void ict_inverse(float *c0, float *c1, float *c2, size_t n)
     c0[i] = y + 1.402f * cr;
     c1[i] = (y - 0.34413f * cb) - 0.71414f * cr;
     c2[i] = y + 1.772f * cb;
-}
-
-__device__ __forceinline__ int32_t shift_back(int64_t v, int64_t offset, int64_t lo, int64_t hi)
-{
-    v += offset;
-    return (int32_t)(v < lo ? lo : v > hi ? hi : v);
-}
-
-__global__ void level_shift_inverse(int32_t *s, size_t n, int64_t offset, int64_t lo, int64_t hi)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        s[i] = shift_back(s[i], offset, lo, hi);
-}
-
-/* Samples (clamped to their precision) to 1 or 2 bytes each. */
-__global__ void narrow_samples(const int32_t *in, void *out, unsigned bytes, size_t n)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    if (bytes == 1)
-        ((uint8_t *)out)[i] = (uint8_t)in[i];
-    else
-        ((uint16_t *)out)[i] = (uint16_t)in[i];
-}
-
-__global__ void level_shift_inverse_float(const float *v, int32_t *s, size_t n, int64_t offset,
-                                          int64_t lo, int64_t hi)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    float x = v[i];
-    int64_t r;
-    if (x != x)
-        r = 0;
-    else if (x >= 2147483648.0f)
-        r = INT32_MAX;
-    else if (x < -2147483648.0f)
-        r = INT32_MIN;
-    else
-        r = (int64_t)__float2int_rn(x); /* ties to even, as lrintf */
-    s[i] = shift_back(r, offset, lo, hi);
 }
 
 /* -------------------------------------------------- host side */
@@ -620,37 +573,45 @@ extern "C" gj2k_status gpu_stage_poison(gpu_stage *g, gj2k_error *error)
     return GJ2K_OK;
 }
 
-/* The sample range of a component: the inverse level shift's clamp (G.1.2). */
-static dwt_levels::SamplesOut sample_range(unsigned precision, bool is_signed)
+/* Where the samples of a plane go back (in g->indices): level shift,
+ * clamp (G.1.2) and width, 1 or 2 bytes when the caller takes them so. */
+static dwt_levels::SamplesOut samples_out(gpu_stage *g, const gpu_inverse_plane *p)
 {
-    unsigned prec = usable_precision(precision);
+    unsigned prec = usable_precision(p->precision);
     dwt_levels::SamplesOut r = {};
-    r.offset = is_signed ? 0 : (int64_t)1 << (prec - 1);
-    r.lo = is_signed ? -((int64_t)1 << (prec - 1)) : 0;
-    r.hi = is_signed ? ((int64_t)1 << (prec - 1)) - 1 : ((int64_t)1 << prec) - 1;
+    r.data = g->indices;
+    r.bytes = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2)
+                  ? p->output_bytes : 4;
+    r.offset = p->is_signed ? 0 : (int64_t)1 << (prec - 1);
+    r.lo = p->is_signed ? -((int64_t)1 << (prec - 1)) : 0;
+    r.hi = p->is_signed ? ((int64_t)1 << (prec - 1)) - 1 : ((int64_t)1 << prec) - 1;
     if (r.hi > INT32_MAX)
         r.hi = INT32_MAX;
     return r;
 }
 
-/* One plane forward with no component transform and at least one level:
- * upload at storage width, every level (the first shifting on load), down. */
-static gj2k_status forward_fused(gpu_stage *g, gpu_forward_plane *p, bool reversible,
+/* How a forward plane's samples are read from `data` (G.1.1). */
+static dwt_levels::SamplesIn samples_in(const void *data, const gpu_forward_plane *p)
+{
+    unsigned bytes = p->input_bytes == 1 || p->input_bytes == 2 ? p->input_bytes : 4;
+    return dwt_levels::SamplesIn{data, bytes, p->is_signed,
+                                 p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
+}
+
+/* Every level of one forward plane, its samples in `in` (the filter's
+ * type) or read as they came from first.data (bytes > 0); then its
+ * coefficients (and 9/7 fractions) down to the host. */
+static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool reversible,
+                                 const void *in, const dwt_levels::SamplesIn &first,
                                  gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
-    unsigned bytes = p->input_bytes == 1 || p->input_bytes == 2 ? p->input_bytes : 4;
-    /* The upload goes where this path writes nothing. */
-    void *input = reversible ? g->indices : g->work[0];
-    GPU_CHECK(timed_copy(g, input, p->input, area * bytes, cudaMemcpyHostToDevice), "upload");
-    dwt_levels::SamplesIn first = {input, bytes, p->is_signed,
-                                   p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
-        reversible ? forward_levels<true>(g, nullptr, first, p->rect, p->levels, nullptr, g->work[0],
+        reversible ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, g->work[0],
                                           nullptr, nullptr, scratch, error)
-                   : forward_levels<false>(g, nullptr, first, p->rect, p->levels, p->steps, nullptr,
+                   : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, nullptr,
                                            (int32_t *)g->indices, g->fractions, scratch, error);
     phase_end(g);
     if (status != GJ2K_OK)
@@ -659,190 +620,138 @@ static gj2k_status forward_fused(gpu_stage *g, gpu_forward_plane *p, bool revers
                          cudaMemcpyDeviceToHost), "download");
     if (!reversible)
         GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
+    /* The next plane reuses the buffers. */
     GPU_CHECK(synchronize(g), "forward transform");
     return GJ2K_OK;
 }
 
-/* One plane back with no component transform and at least one level: the
- * last level shifts, clamps and narrows as it stores. */
-static gj2k_status inverse_fused(gpu_stage *g, gpu_inverse_plane *p, bool reversible,
-                                 gj2k_error *error)
-{
-    size_t area = rect_area(p->rect);
-    const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
-    GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
-    bool narrow = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2);
-    dwt_levels::SamplesOut last = sample_range(p->precision, p->is_signed);
-    last.data = g->indices;
-    last.bytes = narrow ? p->output_bytes : 4;
-    void *scratch[2] = {g->work[1], g->work[2]};
-    phase_begin(g, GPU_PHASE_LEVELS);
-    gj2k_status status =
-        reversible ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[0], last, scratch, error)
-                   : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[0], last, scratch, error);
-    phase_end(g);
-    if (status != GJ2K_OK)
-        return status;
-    GPU_CHECK(timed_copy(g, narrow ? p->output : (void *)p->samples, g->indices,
-                         area * last.bytes, cudaMemcpyDeviceToHost), "download");
-    GPU_CHECK(synchronize(g), "inverse transform");
-    return GJ2K_OK;
-}
-
-/* Planes `first`..`first + n` are uploaded, level-shifted and (with mct)
- * transformed together; each then goes through its levels alone. */
+/* Planes 0..2 are uploaded, level-shifted and transformed together (with
+ * mct); every other plane alone, its first level reading the samples as
+ * they came (no separate pass) unless it has no level. */
 extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gpu_plane_done_fn done,
                                    void *done_user, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
-    if (status != GJ2K_OK)
-        return status;
-    uint32_t c = 0;
-    while (c < count) {
+    for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
         size_t n = rect_area(planes[c].rect);
-        if (group == 1 && n > 0 && planes[c].levels > 0) {
-            /* No component transform: the first level reads the samples as
-             * they came, shifting them on load (no separate pass). */
-            status = forward_fused(g, &planes[c], reversible, error);
-            if (status != GJ2K_OK)
-                return status;
-            if (done != nullptr)
+        if (n == 0) { /* nothing to do, but Tier-1 may be waiting to hear so */
+            for (uint32_t k = 0; k < group && done != nullptr; k++)
+                done(done_user, c + k);
+            c += group;
+            continue;
+        }
+        if (group == 1 && planes[c].levels > 0) {
+            gpu_forward_plane *p = &planes[c];
+            /* The upload goes where this plane's outputs do not. */
+            void *input = reversible ? g->indices : g->work[0];
+            dwt_levels::SamplesIn first = samples_in(input, p);
+            GPU_CHECK(timed_copy(g, input, p->input, n * first.bytes, cudaMemcpyHostToDevice), "upload");
+            status = forward_plane(g, p, reversible, nullptr, first, error);
+            if (status == GJ2K_OK && done != nullptr)
                 done(done_user, c);
             c++;
             continue;
         }
         for (uint32_t k = 0; k < group; k++) {
-            gpu_forward_plane *p = &planes[c + k];
-            if (n == 0)
-                continue;
-            unsigned bytes = p->input_bytes == 1 || p->input_bytes == 2 ? p->input_bytes : 4;
-            GPU_CHECK(timed_copy(g, g->indices, p->input, n * bytes, cudaMemcpyHostToDevice), "upload");
-            int64_t offset = p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1);
+            dwt_levels::SamplesIn uploaded = samples_in(g->indices, &planes[c + k]);
+            GPU_CHECK(timed_copy(g, g->indices, planes[c + k].input, n * uploaded.bytes,
+                                 cudaMemcpyHostToDevice), "upload");
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
-            load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(
-                g->indices, bytes, p->is_signed, offset, (int32_t *)g->planes[k],
-                reversible ? nullptr : (float *)g->planes[k], n);
+            if (reversible)
+                load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(uploaded, (int32_t *)g->planes[k], n);
+            else
+                load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(uploaded, (float *)g->planes[k], n);
             phase_end(g);
             GPU_LAUNCHED("load samples");
         }
-        if (group == 3 && n > 0) {
+        if (group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, true, error);
             phase_end(g);
-            if (status != GJ2K_OK)
-                return status;
         }
-        for (uint32_t k = 0; k < group; k++) {
-            gpu_forward_plane *p = &planes[c + k];
-            size_t area = rect_area(p->rect);
-            if (area == 0)
-                continue;
-            void *scratch[2] = {g->work[1], g->work[2]};
-            phase_begin(g, GPU_PHASE_LEVELS);
-            dwt_levels::SamplesIn transformed = {};
-            if (reversible) {
-                status = forward_levels<true>(g, g->planes[k], transformed, p->rect, p->levels, nullptr,
-                                              g->work[0], nullptr, nullptr, scratch, error);
-                phase_end(g);
-                if (status != GJ2K_OK)
-                    return status;
-                GPU_CHECK(timed_copy(g, p->output, g->work[0], area * 4, cudaMemcpyDeviceToHost), "download");
-            } else {
-                status = forward_levels<false>(g, g->planes[k], transformed, p->rect, p->levels,
-                                               p->steps, nullptr, (int32_t *)g->indices,
-                                               g->fractions, scratch, error);
-                phase_end(g);
-                if (status != GJ2K_OK)
-                    return status;
-                GPU_CHECK(timed_copy(g, p->output, g->indices, area * 4, cudaMemcpyDeviceToHost), "download");
-                GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
-            }
-            /* The next plane reuses the buffers. */
-            GPU_CHECK(synchronize(g), "forward transform");
-            if (done != nullptr)
+        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
+            status = forward_plane(g, &planes[c + k], reversible, g->planes[k], dwt_levels::SamplesIn{},
+                                   error);
+            if (status == GJ2K_OK && done != nullptr)
                 done(done_user, c + k);
         }
         c += group;
     }
+    return status;
+}
+
+/* One inverse plane's coefficients up and every level into `target`; with
+ * `last` (bytes > 0) the last level writes the samples themselves. */
+static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool reversible,
+                                 void *target, const dwt_levels::SamplesOut &last, gj2k_error *error)
+{
+    size_t area = rect_area(p->rect);
+    const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
+    GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
+    void *scratch[2] = {g->work[1], g->work[2]};
+    phase_begin(g, GPU_PHASE_LEVELS);
+    gj2k_status status =
+        reversible ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, target, last, scratch, error)
+                   : inverse_levels<false>(g, g->work[0], p->rect, p->levels, target, last, scratch, error);
+    phase_end(g);
+    return status;
+}
+
+/* A plane's samples (`out`, in g->indices) down to the host. */
+static gj2k_status download_samples(gpu_stage *g, gpu_inverse_plane *p,
+                                    const dwt_levels::SamplesOut &out, gj2k_error *error)
+{
+    void *to = out.bytes < 4 ? p->output : (void *)p->samples;
+    GPU_CHECK(timed_copy(g, to, out.data, rect_area(p->rect) * out.bytes, cudaMemcpyDeviceToHost),
+              "download");
+    GPU_CHECK(synchronize(g), "inverse transform");
     return GJ2K_OK;
 }
 
+/* Planes 0..2 go back through their levels, then the inverse RCT/ICT and
+ * the level shift together (with mct); every other plane alone, its last
+ * level writing the samples (no separate pass) unless it has no level. */
 extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
-    if (status != GJ2K_OK)
-        return status;
-    uint32_t c = 0;
-    while (c < count) {
+    for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
-        if (group == 1 && rect_area(planes[c].rect) > 0 && planes[c].levels > 0) {
-            /* No component transform: the last level writes the samples. */
-            status = inverse_fused(g, &planes[c], reversible, error);
-            if (status != GJ2K_OK)
-                return status;
+        size_t n = rect_area(planes[c].rect);
+        if (n == 0) {
+            c += group;
+            continue;
+        }
+        if (group == 1 && planes[c].levels > 0) {
+            dwt_levels::SamplesOut last = samples_out(g, &planes[c]);
+            status = inverse_plane(g, &planes[c], reversible, g->planes[0], last, error);
+            if (status == GJ2K_OK)
+                status = download_samples(g, &planes[c], last, error);
             c++;
             continue;
         }
-        for (uint32_t k = 0; k < group; k++) {
-            gpu_inverse_plane *p = &planes[c + k];
-            size_t n = rect_area(p->rect);
-            if (n == 0)
-                continue;
-            const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
-            /* Coefficients in, samples back into the same plane buffer. */
-            GPU_CHECK(timed_copy(g, g->work[0], source, n * 4, cudaMemcpyHostToDevice), "upload");
-            void *scratch[2] = {g->work[1], g->work[2]};
-            phase_begin(g, GPU_PHASE_LEVELS);
-            dwt_levels::SamplesOut coefficients = {};
-            status = reversible
-                ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, g->planes[k], coefficients, scratch, error)
-                : inverse_levels<false>(g, g->work[0], p->rect, p->levels, g->planes[k], coefficients, scratch, error);
-            phase_end(g);
-            if (status != GJ2K_OK)
-                return status;
-        }
-        size_t n = rect_area(planes[c].rect);
-        if (group == 3 && n > 0) {
+        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
+            status = inverse_plane(g, &planes[c + k], reversible, g->planes[k],
+                                   dwt_levels::SamplesOut{}, error);
+        if (status == GJ2K_OK && group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, false, error);
             phase_end(g);
-            if (status != GJ2K_OK)
-                return status;
         }
-        for (uint32_t k = 0; k < group; k++) {
-            gpu_inverse_plane *p = &planes[c + k];
-            size_t area = rect_area(p->rect);
-            if (area == 0)
-                continue;
-            dwt_levels::SamplesOut range = sample_range(p->precision, p->is_signed);
-            int64_t offset = range.offset, lo = range.lo, hi = range.hi;
-            int32_t *out = (int32_t *)g->indices;
+        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
+            dwt_levels::SamplesOut out = samples_out(g, &planes[c + k]);
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
-            if (reversible) {
-                level_shift_inverse<<<blocks_for(area), kThreads, 0, g->stream>>>((int32_t *)g->planes[k], area, offset, lo, hi);
-                out = (int32_t *)g->planes[k];
-            } else {
-                level_shift_inverse_float<<<blocks_for(area), kThreads, 0, g->stream>>>((const float *)g->planes[k], out, area, offset, lo, hi);
-            }
+            if (reversible)
+                store_samples<<<blocks_for(n), kThreads, 0, g->stream>>>((const int32_t *)g->planes[k], out, n);
+            else
+                store_samples<<<blocks_for(n), kThreads, 0, g->stream>>>((const float *)g->planes[k], out, n);
             phase_end(g);
-            GPU_LAUNCHED("inverse level shift");
-            bool narrow = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2);
-            if (narrow) {
-                void *packed = out == (int32_t *)g->indices ? g->work[1] : g->indices;
-                phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
-                narrow_samples<<<blocks_for(area), kThreads, 0, g->stream>>>(out, packed, p->output_bytes, area);
-                phase_end(g);
-                GPU_LAUNCHED("narrow samples");
-                GPU_CHECK(timed_copy(g, p->output, packed, area * p->output_bytes, cudaMemcpyDeviceToHost), "download");
-            } else {
-                GPU_CHECK(timed_copy(g, p->samples, out, area * 4, cudaMemcpyDeviceToHost), "download");
-            }
-            GPU_CHECK(synchronize(g), "inverse transform");
+            GPU_LAUNCHED("store samples");
+            status = download_samples(g, &planes[c + k], out, error);
         }
         c += group;
     }
-    return GJ2K_OK;
+    return status;
 }

@@ -1,0 +1,24 @@
+/* gpu_stage_open.c - the --device policy, one place for encoder and decoder. */
+#include "gpu_stage.h"
+
+#include "error.h"
+
+gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out,
+                           gj2k_error *error)
+{
+    *out = NULL;
+    switch (device) {
+    case GJ2K_DEVICE_CPU:
+        return GJ2K_OK;
+    case GJ2K_DEVICE_GPU:
+        return gpu_stage_create(out, error);
+    case GJ2K_DEVICE_AUTO: {
+        if (samples < GPU_STAGE_AUTO_MIN_SAMPLES)
+            return GJ2K_OK;
+        gj2k_error ignored; /* no usable GPU: the CPU does it */
+        gpu_stage_create(out, &ignored);
+        return GJ2K_OK;
+    }
+    }
+    return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "unknown device %d", (int)device);
+}
