@@ -27,6 +27,7 @@
 
 static const option_spec dwt_options[] = {
     {"-n", "REPEATS", "runs of each case; the fastest counts (default 3)"},
+    {"--min", "N", "smallest side to try, of 1024 2048 4096 8192 16384 (default 1024)"},
     {"--max", "N", "largest side to try, of 1024 2048 4096 8192 16384 (default 16384)"},
     {"--help", NULL, "this text"},
 };
@@ -146,7 +147,7 @@ int bench_dwt(int argc, char **argv)
     if (!options_parse("bench dwt", argc, argv, dwt_options, DWT_OPTION_COUNT, 0, &options))
         return EXIT_USAGE;
     if (options_has(&options, "--help")) {
-        options_print_help("gj2k bench dwt [-n REPEATS] [--max N]",
+        options_print_help("gj2k bench dwt [-n REPEATS] [--min N] [--max N]",
                            "Times the GPU stage's level kernels (5 levels, 8-bit input) against\n"
                            "the device's copy bandwidth, then the whole GPU stage of a\n"
                            "three-component image with its transfers.",
@@ -154,14 +155,16 @@ int bench_dwt(int argc, char **argv)
         options_free(&options);
         return 0;
     }
-    unsigned long repeats = 3, largest = 16384;
+    unsigned long repeats = 3, smallest = 1024, largest = 16384;
     const char *text = options_get(&options, "-n");
     bool ok = text == NULL || options_parse_uint(text, 1, 100, &repeats);
     const char *max = options_get(&options, "--max");
     ok = ok && (max == NULL || options_parse_uint(max, 1024, 16384, &largest));
+    const char *min = options_get(&options, "--min");
+    ok = ok && (min == NULL || options_parse_uint(min, 1024, 16384, &smallest));
     options_free(&options);
     if (!ok) {
-        report_error("bench dwt: -n takes 1..100 repeats, --max 1024..16384");
+        report_error("bench dwt: -n takes 1..100 repeats, --min and --max 1024..16384");
         return EXIT_USAGE;
     }
     gpu_stage *gpu = NULL;
@@ -183,6 +186,8 @@ int bench_dwt(int argc, char **argv)
     printf("| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
     int code = 0;
     for (uint32_t n = 1024; n <= largest && code == 0; n *= 2) {
+        if (n < smallest)
+            continue;
         dwt_case k;
         if (!make_case(&k, n)) {
             report_error("bench dwt: out of memory for %ux%u", n, n);

@@ -169,16 +169,17 @@ failed:
     return 1;
 }
 
-/* Y, the rows each thread of the level kernels keeps: the forward path's
- * time without its copies for each, checked against the CPU each time. */
+/* Y, the rows each warp of the level kernels gives (0: chosen by level):
+ * the forward path's time without its copies for each, checked against
+ * the CPU each time. */
 static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
 {
-    static const int choices[] = {8, 16, 24, 32};
+    static const int choices[] = {0, 16, 32, 64, 128};
     const gj2k_component *first = &b->image->components[0];
     gj2k_error error = {0};
     double phases[GPU_PHASES];
     int code = 0;
-    printf("  rows per thread (Y): forward level kernels, 5/3 | 9/7:");
+    printf("  rows per warp (Y, 0: by level): forward level kernels, 5/3 | 9/7:");
     for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
         gpu_stage_set_rows(gpu, choices[i]);
         double best[2] = {1e30, 1e30};
@@ -211,7 +212,7 @@ static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
         printf("  %d: %.2f | %.2f ms", choices[i], best[0], best[1]);
     }
     printf("%s\n", code ? "  DIFFERS FROM THE CPU" : "  (same bits as the CPU)");
-    gpu_stage_set_rows(gpu, 8); /* back to the default */
+    gpu_stage_set_rows(gpu, 0); /* back to the default */
     return code;
 }
 

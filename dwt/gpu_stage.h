@@ -74,8 +74,9 @@ void gpu_stage_destroy(gpu_stage *stage);
  * fits in the device memory the stage holds or can still get. */
 bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
 
-/* Output rows per thread of the level kernels (Y of the register-based
- * strategy): 8 (the default), 16, 24 or 32; returns the one in use. */
+/* Output rows a warp gives in the level kernels (Y of the register-based
+ * strategy): an even number up to 1024, or 0 (the default) to choose by
+ * level so the device stays full; returns the one in use. */
 int gpu_stage_set_rows(gpu_stage *stage, int rows);
 
 /* Where the device's time went (CUDA event timing), in milliseconds since

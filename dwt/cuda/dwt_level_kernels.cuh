@@ -1,16 +1,17 @@
 /* dwt_level_kernels.cuh - one decomposition level per kernel, both
  * directions at once, in registers (the register-based strategy of
- * Enfedaque, Auli-Llinas and Moure): each warp owns a strip of 64 columns
- * (two neighbouring columns per thread, an even and an odd one) by Rows
- * output rows plus the lifting halo above and below; vertical lifting runs
- * inside each thread on its registers, horizontal lifting trades neighbours
- * through warp shuffles. No shared memory, no block barriers. Neighbouring
- * strips overlap by the halo (2 samples a side for 5/3, 4 for 9/7), and
- * samples outside the level's area are read mirrored (whole-sample
- * symmetric extension, F.3.7 / F.4.7), which by the symmetry of the lifting
- * steps gives the CPU reference's values bit for bit (docs/numerics.md).
- * Register arrays are indexed only by unrolled compile-time indices.
- * Included by gpu_stage.cu. */
+ * Enfedaque, Auli-Llinas and Moure): each warp owns a block of 64 columns
+ * (two neighbouring columns per thread, an even and an odd one) by Y
+ * output rows. It slides down its block two rows at a time: vertical
+ * lifting runs inside each thread as a pipeline over the last few rows
+ * (kept in registers, so each row is loaded once), horizontal lifting
+ * trades neighbours through warp shuffles. No shared memory, no block
+ * barriers. Neighbouring blocks overlap by the halo (2 samples a side for
+ * 5/3, 4 for 9/7), and samples outside the level's area are read mirrored
+ * (whole-sample symmetric extension, F.3.7 / F.4.7), which by the symmetry
+ * of the lifting steps gives the CPU reference's values bit for bit
+ * (docs/numerics.md). Register arrays are indexed only by unrolled
+ * compile-time indices. Included by gpu_stage.cu. */
 #ifndef GJ2K_DWT_LEVEL_KERNELS_CUH
 #define GJ2K_DWT_LEVEL_KERNELS_CUH
 
@@ -18,9 +19,9 @@
 
 namespace dwt_levels {
 
-/* Output rows per thread (Y in the paper) is the template parameter Rows:
- * 8, 16, 24 or 32 are built (gpu_stage.cu picks one; `gj2k bench` times each). */
 constexpr int kWarpsPerBlock = 4;
+/* Row pairs loaded together, ahead of their lifting. */
+constexpr int kForwardBatch = 2, kInverseBatch = 4; /* measured best (docs/gpu-notes.md) */
 constexpr unsigned kFull = 0xffffffffu;
 
 __device__ __forceinline__ int32_t wrap(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
@@ -43,11 +44,16 @@ __device__ __forceinline__ int64_t mirror(int64_t i, int64_t n)
     return i < n ? i : period - i;
 }
 
-/* The two filters: halo, sample type and the steps (F.4.8, F.3.8). */
-template <bool Reversible> struct Filter;
+/* The filters: halo, sample type and the steps (F.4.8, F.3.8). The 5/3
+ * comes twice: in 64-bit arithmetic, exact for any int32 input (as the CPU
+ * reference), and in 32-bit arithmetic for inputs small enough that no sum
+ * can overflow (narrow_53_holds on the host), where it is the same. */
+enum Wavelet : int { k97 = 0, k53 = 1, k53Narrow = 2 };
+template <int Wavelet> struct Filter;
 
-template <> struct Filter<true> {
+template <> struct Filter<k53> {
     using T = int32_t;
+    static constexpr bool kReversible = true;
     static constexpr int kHalo = 2;
     /* forward: odd -= (even + even) >> 1, then even += (odd + odd + 2) >> 2 */
     static __device__ __forceinline__ T forward_step(int step, T x, T a, T b)
@@ -55,7 +61,6 @@ template <> struct Filter<true> {
         return step == 0 ? wrap((int64_t)x - (((int64_t)a + b) >> 1))
                          : wrap((int64_t)x + (((int64_t)a + b + 2) >> 2));
     }
-    static constexpr int kSteps = 2;
     /* inverse: even -= (odd + odd + 2) >> 2, then odd += (even + even) >> 1 */
     static __device__ __forceinline__ T inverse_step(int step, T x, T a, T b)
     {
@@ -70,10 +75,22 @@ template <> struct Filter<true> {
     static __device__ __forceinline__ T lone_inverse(T x) { return wrap((int64_t)x >> 1); }
 };
 
-template <> struct Filter<false> {
+template <> struct Filter<k53Narrow> : Filter<k53> {
+    static __device__ __forceinline__ T forward_step(int step, T x, T a, T b)
+    {
+        return step == 0 ? x - ((a + b) >> 1) : x + ((a + b + 2) >> 2);
+    }
+    static __device__ __forceinline__ T inverse_step(int step, T x, T a, T b)
+    {
+        return step == 0 ? x - ((a + b + 2) >> 2) : x + ((a + b) >> 1);
+    }
+    static __device__ __forceinline__ T lone_forward(T x) { return x * 2; }
+};
+
+template <> struct Filter<k97> {
     using T = float;
+    static constexpr bool kReversible = false;
     static constexpr int kHalo = 4;
-    static constexpr int kSteps = 4;
     static __device__ __forceinline__ float forward_coefficient(int step)
     {
         return step == 0 ? -1.586134342059924f : step == 1 ? -0.052980118572961f
@@ -97,75 +114,73 @@ template <> struct Filter<false> {
     static __device__ __forceinline__ T lone_inverse(T x) { return x * 0.5f; }
 };
 
-/* A level's area on its own grid. */
-struct Area {
-    uint32_t x0, y0, x1, y1;
-};
+/* One column's vertical lifting as a pipeline (F.4.8, F.3.8 run down the
+ * column): each feed takes the next two rows, 2n and 2n + 1, and gives
+ * back a finished pair of rows H / 2 pairs behind, so after H warm-up
+ * feeds from row 2m - H it gives rows 2m, 2m + 1, then each next pair.
+ * Each value goes through the same operations as in the whole-column
+ * form, so the bits are the same. */
+template <typename F, bool Forward, bool Reversible = F::kReversible> struct Column;
 
-__device__ __forceinline__ uint32_t low_count(uint32_t a0, uint32_t a1) { return (a1 + 1) / 2 - (a0 + 1) / 2; }
-
-/* Where the warp's samples lie: first loaded column and row (both even,
- * absolute), and the lane. */
-struct Strip {
-    int64_t column, row;
-    int lane;
-};
-
-template <int Halo, int Rows>
-__device__ __forceinline__ Strip strip_of(Area a)
-{
-    Strip s;
-    s.lane = threadIdx.x & 31;
-    int64_t warp = (int64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
-    s.column = (int64_t)(a.x0 & ~1u) + warp * (64 - 2 * Halo) - Halo;
-    s.row = (int64_t)(a.y0 & ~1u) + (int64_t)blockIdx.y * Rows - Halo;
-    return s;
-}
-
-/* Vertical lifting of one column held in registers v[0..R), row 0 at an
- * even absolute coordinate: after step j the rows within j + 1 of either
- * end are stale, and the Rows rows from Halo on are the result. */
-template <bool Reversible, bool Forward, int Rows>
-__device__ __forceinline__ void lift_registers(typename Filter<Reversible>::T *v)
-{
-    using F = Filter<Reversible>;
-    constexpr int R = Rows + 2 * F::kHalo;
-    if (Forward) {
-#pragma unroll
-        for (int step = 0; step < F::kSteps; step++) {
-            /* odd rows on even steps, even rows on odd steps */
-#pragma unroll
-            for (int k = 1 + step; k < R - 1 - step; k++)
-                if ((k & 1) == ((step & 1) ^ 1))
-                    v[k] = F::forward_step(step, v[k], v[k - 1], v[k + 1]);
-        }
-#pragma unroll
-        for (int k = F::kHalo; k < F::kHalo + Rows; k++)
-            v[k] = (k & 1) ? F::scale_high_forward(v[k]) : F::scale_low_forward(v[k]);
-    } else {
-#pragma unroll
-        for (int k = 0; k < R; k++)
-            v[k] = (k & 1) ? F::scale_high_inverse(v[k]) : F::scale_low_inverse(v[k]);
-#pragma unroll
-        for (int step = 0; step < F::kSteps; step++) {
-            /* even rows on even steps, odd rows on odd steps */
-#pragma unroll
-            for (int k = 1 + step; k < R - 1 - step; k++)
-                if ((k & 1) == (step & 1))
-                    v[k] = F::inverse_step(step, v[k], v[k - 1], v[k + 1]);
-        }
+template <typename F> struct Column<F, true, true> { /* 5/3 analysis */
+    int32_t even = 0, odd = 0, high = 0; /* x[2n-2], x[2n-1], d[n-2] */
+    __device__ __forceinline__ void feed(int32_t x0, int32_t x1, int32_t &low_out, int32_t &high_out)
+    {
+        int32_t d = F::forward_step(0, odd, even, x0); /* d[n-1] */
+        low_out = F::forward_step(1, even, high, d);   /* s[n-1] */
+        high_out = d;
+        even = x0, odd = x1, high = d;
     }
-}
+};
+
+template <typename F> struct Column<F, true, false> { /* 9/7 analysis */
+    float even = 0, odd = 0, o1 = 0, e2 = 0, o3 = 0; /* x[2n-2], x[2n-1], o1[n-2], e2[n-2], o3[n-3] */
+    __device__ __forceinline__ void feed(float x0, float x1, float &low_out, float &high_out)
+    {
+        float o1n = F::forward_step(0, odd, even, x0); /* o1[n-1] */
+        float e2n = F::forward_step(1, even, o1, o1n); /* e2[n-1] */
+        float o3n = F::forward_step(2, o1, e2, e2n);   /* o3[n-2] */
+        float e4 = F::forward_step(3, e2, o3, o3n);    /* e4[n-2] */
+        low_out = F::scale_low_forward(e4);
+        high_out = F::scale_high_forward(o3n);
+        even = x0, odd = x1, o1 = o1n, e2 = e2n, o3 = o3n;
+    }
+};
+
+template <typename F> struct Column<F, false, true> { /* 5/3 synthesis: fed s[n], d[n] */
+    int32_t even = 0, high = 0; /* x[2n-2], d[n-1] */
+    __device__ __forceinline__ void feed(int32_t s, int32_t d, int32_t &even_out, int32_t &odd_out)
+    {
+        int32_t e = F::inverse_step(0, s, high, d); /* x[2n] */
+        odd_out = F::inverse_step(1, high, even, e); /* x[2n-1] */
+        even_out = even;
+        even = e, high = d;
+    }
+};
+
+template <typename F> struct Column<F, false, false> { /* 9/7 synthesis: fed K s[n], d[n] / K */
+    float high = 0, e1 = 0, o1 = 0, e2 = 0; /* d[n-1], e1[n-1], o1[n-2], e2[n-2] */
+    __device__ __forceinline__ void feed(float s, float d, float &even_out, float &odd_out)
+    {
+        float e1n = F::inverse_step(0, s, high, d);   /* e1[n] */
+        float o1n = F::inverse_step(1, high, e1, e1n); /* o1[n-1] */
+        float e2n = F::inverse_step(2, e1, o1, o1n);  /* e2[n-1] */
+        odd_out = F::inverse_step(3, o1, e2, e2n);    /* x[2n-3] */
+        even_out = e2;                                /* x[2n-4] */
+        high = d, e1 = e1n, o1 = o1n, e2 = e2n;
+    }
+};
 
 /* Horizontal lifting of one row: this lane's even (low) sample e and odd
  * (high) sample o; the neighbours come from the lanes on either side. */
-template <bool Reversible, bool Forward>
-__device__ __forceinline__ void lift_lanes(typename Filter<Reversible>::T &e, typename Filter<Reversible>::T &o)
+template <int Wavelet, bool Forward>
+__device__ __forceinline__ void lift_lanes(typename Filter<Wavelet>::T &e, typename Filter<Wavelet>::T &o)
 {
-    using F = Filter<Reversible>;
+    using F = Filter<Wavelet>;
+    constexpr int steps = F::kReversible ? 2 : 4;
     if (Forward) {
 #pragma unroll
-        for (int step = 0; step < F::kSteps; step++) {
+        for (int step = 0; step < steps; step++) {
             if ((step & 1) == 0) { /* odd samples: even neighbours here and to the right */
                 auto right = __shfl_down_sync(kFull, e, 1);
                 o = F::forward_step(step, o, e, right);
@@ -180,7 +195,7 @@ __device__ __forceinline__ void lift_lanes(typename Filter<Reversible>::T &e, ty
         e = F::scale_low_inverse(e);
         o = F::scale_high_inverse(o);
 #pragma unroll
-        for (int step = 0; step < F::kSteps; step++) {
+        for (int step = 0; step < steps; step++) {
             if ((step & 1) == 0) {
                 auto left = __shfl_up_sync(kFull, o, 1);
                 e = F::inverse_step(step, e, left, o);
@@ -206,10 +221,11 @@ __device__ __forceinline__ void quantize_store(float v, float delta, int32_t *q,
     *fraction = (uint8_t)(f < 255.0f ? f : 255.0f);
 }
 
-/* The first level may read the samples as they arrive from the host: at
- * their storage width (1, 2 or 4 bytes; signed or not), level-shifted
- * (G.1.1) and converted on load, exactly as the separate pass would. With
- * bytes == 0 the input is already of the filter's type. */
+/* Samples as they arrive from the host: at their storage width (1, 2 or 4
+ * bytes; signed or not), level-shifted (G.1.1) and converted on load.
+ * With bytes == 0 the input is already of the filter's type. The
+ * elementwise passes take this at run time; the level kernels take the
+ * width as a template parameter (Input). */
 struct SamplesIn {
     const void *data;
     unsigned bytes;
@@ -234,9 +250,9 @@ __device__ __forceinline__ T load_input(const T *in, const SamplesIn &samples, s
     return (T)wrap(v - samples.offset);
 }
 
-/* The last inverse level may write the samples as the host takes them:
- * level-shifted back, clamped (G.1.2; 9/7 rounded half to even first, as
- * lrintf) and at 1, 2 or 4 bytes. With bytes == 0, the filter's type. */
+/* Samples as the host takes them: level-shifted back, clamped (G.1.2; 9/7
+ * rounded half to even first, as lrintf) and at 1, 2 or 4 bytes. With
+ * bytes == 0, the filter's type. */
 struct SamplesOut {
     void *data;
     unsigned bytes;
@@ -255,6 +271,12 @@ __device__ __forceinline__ int64_t to_integer(float v)
     return (int64_t)__float2int_rn(v);
 }
 
+__device__ __forceinline__ int32_t to_sample(int64_t v, const SamplesOut &samples)
+{
+    int64_t x = v + samples.offset;
+    return (int32_t)(x < samples.lo ? samples.lo : x > samples.hi ? samples.hi : x);
+}
+
 template <typename T>
 __device__ __forceinline__ void store_output(T *out, const SamplesOut &samples, size_t at, T v)
 {
@@ -262,14 +284,87 @@ __device__ __forceinline__ void store_output(T *out, const SamplesOut &samples, 
         out[at] = v;
         return;
     }
-    int64_t x = to_integer(v) + samples.offset;
-    int32_t clamped = (int32_t)(x < samples.lo ? samples.lo : x > samples.hi ? samples.hi : x);
+    int32_t clamped = to_sample(to_integer(v), samples);
     if (samples.bytes == 1)
         ((uint8_t *)samples.data)[at] = (uint8_t)clamped;
     else if (samples.bytes == 2)
         ((uint16_t *)samples.data)[at] = (uint16_t)clamped;
     else
         ((int32_t *)samples.data)[at] = clamped;
+}
+
+/* The element type a level kernel reads (Bytes == 0: the filter's own) and
+ * writes (Bytes == 0: the filter's own; else samples, as store_output). */
+template <typename T, int Bytes, bool Signed> struct Input { using type = T; };
+template <typename T> struct Input<T, 1, false> { using type = uint8_t; };
+template <typename T> struct Input<T, 1, true> { using type = int8_t; };
+template <typename T> struct Input<T, 2, false> { using type = uint16_t; };
+template <typename T> struct Input<T, 2, true> { using type = int16_t; };
+template <typename T, bool Signed> struct Input<T, 4, Signed> { using type = int32_t; };
+
+template <typename T, int Bytes> struct Output { using type = T; };
+template <typename T> struct Output<T, 1> { using type = uint8_t; };
+template <typename T> struct Output<T, 2> { using type = uint16_t; };
+template <typename T> struct Output<T, 4> { using type = int32_t; };
+
+template <typename T, int Bytes, typename In>
+__device__ __forceinline__ T convert_input(In v, int64_t offset)
+{
+    if constexpr (Bytes == 0)
+        return v;
+    else
+        return (T)wrap((int64_t)v - offset);
+}
+
+template <int Bytes, typename T>
+__device__ __forceinline__ typename Output<T, Bytes>::type convert_output(T v, const SamplesOut &samples)
+{
+    if constexpr (Bytes == 0)
+        return v;
+    else
+        return (typename Output<T, Bytes>::type)to_sample(to_integer(v), samples);
+}
+
+/* A lane's two neighbouring elements, moved as one when aligned. */
+template <typename V> struct alignas(2 * sizeof(V)) Pair {
+    V first, second;
+};
+
+/* Whether every even local column of every row of a buffer starts an
+ * aligned Pair. */
+template <typename V>
+__device__ __forceinline__ bool pairs_aligned(const V *base, size_t stride)
+{
+    return ((uintptr_t)base % sizeof(Pair<V>)) == 0 && (stride & 1) == 0;
+}
+
+/* A level's area on its own grid. */
+struct Area {
+    uint32_t x0, y0, x1, y1;
+};
+
+__device__ __forceinline__ uint32_t low_count(uint32_t a0, uint32_t a1) { return (a1 + 1) / 2 - (a0 + 1) / 2; }
+
+/* Where the warp's block lies: its first loaded column (even, absolute,
+ * the halo included), its first output row (even, absolute), how many
+ * row pairs it gives (its last ones may fall outside the area), and the lane. */
+struct Block {
+    int64_t column, row;
+    int pairs;
+    int lane;
+};
+
+template <int Halo>
+__device__ __forceinline__ Block block_of(Area a, int rows)
+{
+    Block b;
+    b.lane = threadIdx.x & 31;
+    int64_t warp = (int64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
+    b.column = (int64_t)(a.x0 & ~1u) + warp * (64 - 2 * Halo) - Halo;
+    b.row = (int64_t)(a.y0 & ~1u) + (int64_t)blockIdx.y * rows;
+    int64_t end = b.row + rows < (int64_t)a.y1 ? b.row + rows : (int64_t)a.y1;
+    b.pairs = (int)((end - b.row + 1) / 2);
+    return b;
 }
 
 /* Where a level's outputs go: LL compact into `ll`; HL, LH, HH into the
@@ -285,161 +380,301 @@ struct ForwardOut {
     float delta[4]; /* per band (HL, LH, HH at 1..3) */
 };
 
-template <bool Reversible, int Rows>
+/* Forward level (2D_SD, F.4.2: columns, then rows): reads `in` (`rows`
+ * must be even: the output rows each warp gives). */
+template <int Wavelet, int InBytes, bool InSigned>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-forward_level(const typename Filter<Reversible>::T *in, SamplesIn samples, size_t in_stride, Area a,
-              ForwardOut out)
+forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigned>::type *__restrict__ in,
+              int64_t offset, size_t in_stride, Area a, ForwardOut out, int rows)
 {
-    using F = Filter<Reversible>;
+    using F = Filter<Wavelet>;
+    constexpr bool Reversible = F::kReversible;
     using T = typename F::T;
-    constexpr int H = F::kHalo, R = Rows + 2 * H;
+    using In = typename Input<T, InBytes, InSigned>::type;
+    constexpr int H = F::kHalo;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
-    Strip s = strip_of<H, Rows>(a);
-    int64_t xe = s.column + 2 * s.lane; /* this lane's even column */
-    size_t ce = (size_t)mirror(xe - a.x0, w), co = (size_t)mirror(xe + 1 - a.x0, w);
-    T ve[R], vo[R];
-#pragma unroll
-    for (int k = 0; k < R; k++) {
-        size_t row = (size_t)mirror(s.row + k - a.y0, h) * in_stride;
-        ve[k] = load_input(in, samples, row + ce);
-        vo[k] = load_input(in, samples, row + co);
-    }
-    if (h >= 2) {
-        lift_registers<Reversible, true, Rows>(ve);
-        lift_registers<Reversible, true, Rows>(vo);
-    } else if (a.y0 & 1u) {
-#pragma unroll
-        for (int k = 0; k < R; k++) {
-            ve[k] = F::lone_forward(ve[k]);
-            vo[k] = F::lone_forward(vo[k]);
-        }
-    }
+    const Block b = block_of<H>(a, rows);
+    const int64_t xe = b.column + 2 * b.lane; /* this lane's even column */
+    const int64_t ce = mirror(xe - a.x0, w), co = mirror(xe + 1 - a.x0, w);
+    const bool vector = co == ce + 1 && (a.x0 & 1u) == 0 && pairs_aligned(in, in_stride);
+
+    /* The lane's columns are an even (low-pass) and an odd (high-pass)
+     * one; where each lands in its band is the same for every row. */
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
-    const bool lane_valid = s.lane >= H / 2 && s.lane < 32 - H / 2;
-    /* The lane's columns are an even (low-pass) and an odd (high-pass) one;
-     * row k has the parity of k (s.row is even): every band is known at
-     * compile time, and only the row offsets change with k. */
+    const bool lane_valid = b.lane >= H / 2 && b.lane < 32 - H / 2;
     const bool low_in = lane_valid && xe >= a.x0 && xe < a.x1;
     const bool high_in = lane_valid && xe + 1 >= a.x0 && xe + 1 < a.x1;
     const size_t low_x = (size_t)(xe / 2 - (a.x0 + 1) / 2);
     const size_t high_x = lw + (size_t)(xe / 2 - a.x0 / 2);
-    const int64_t half_row = s.row / 2;
-#pragma unroll
-    for (int k = H; k < H + Rows; k++) {
-        T e = ve[k], o = vo[k];
+
+    /* Row r's two samples as stored, then as the filter takes them. */
+    auto fetch = [&](int64_t r, In &e, In &o) {
+        const In *row = in + (size_t)mirror(r - a.y0, h) * in_stride;
+        if (vector) {
+            Pair<In> p = *reinterpret_cast<const Pair<In> *>(row + ce);
+            e = p.first, o = p.second;
+        } else {
+            e = row[ce], o = row[co];
+        }
+    };
+    auto load = [&](int64_t r, T &e, T &o) {
+        In ve, vo;
+        fetch(r, ve, vo);
+        e = convert_input<T, InBytes>(ve, offset);
+        o = convert_input<T, InBytes>(vo, offset);
+    };
+    /* A row lifted across the lanes. */
+    auto lift_row = [&](T &e, T &o) {
         if (w >= 2) {
-            lift_lanes<Reversible, true>(e, o);
+            lift_lanes<Wavelet, true>(e, o);
         } else if (a.x0 & 1u) {
             e = F::lone_forward(e);
             o = F::lone_forward(o);
         }
-        int64_t y = s.row + k;
-        if (y < a.y0 || y >= a.y1)
-            continue;
-        const bool high_row = (k & 1) != 0; /* folded: the loop is unrolled */
-        size_t oy = high_row ? lh + (size_t)(half_row + k / 2 - a.y0 / 2)
-                             : (size_t)(half_row + k / 2 - (a.y0 + 1) / 2);
-        if (low_in) {
-            if (!high_row) { /* LL */
-                ((T *)out.ll)[oy * out.ll_stride + low_x] = e;
-            } else if (Reversible) { /* LH */
-                ((T *)out.bands)[oy * out.stride + low_x] = e;
-            } else {
-                size_t at = oy * out.stride + low_x;
-                quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
+    };
+    /* Rows y (low) and y + 1 (high), lifted, to their bands. */
+    auto store = [&](int64_t y, T low_e, T low_o, T high_e, T high_o) {
+#pragma unroll
+        for (int part = 0; part < 2; part++) {
+            T e = part ? high_e : low_e, o = part ? high_o : low_o;
+            int64_t yy = y + part;
+            if (yy < a.y0 || yy >= a.y1)
+                continue;
+            size_t oy = part ? lh + (size_t)(yy / 2 - a.y0 / 2) : (size_t)(yy / 2 - (a.y0 + 1) / 2);
+            if (low_in) {
+                if (!part) { /* LL */
+                    ((T *)out.ll)[oy * out.ll_stride + low_x] = e;
+                } else if (Reversible) { /* LH */
+                    ((T *)out.bands)[oy * out.stride + low_x] = e;
+                } else {
+                    size_t at = oy * out.stride + low_x;
+                    quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
+                }
+            }
+            if (high_in) { /* HL or HH */
+                size_t at = oy * out.stride + high_x;
+                if (Reversible)
+                    ((T *)out.bands)[at] = o;
+                else
+                    quantize_store((float)o, out.delta[part ? 3 : 1], &out.indices[at], &out.fractions[at]);
             }
         }
-        if (high_in) { /* HL or HH */
-            size_t at = oy * out.stride + high_x;
-            if (Reversible)
-                ((T *)out.bands)[at] = o;
-            else
-                quantize_store((float)o, out.delta[high_row ? 3 : 1], &out.indices[at],
-                               &out.fractions[at]);
+    };
+
+    if (h < 2) { /* one row: no vertical lifting (F.4.6), doubled at an odd row */
+        for (int j = 0; j < b.pairs; j++) {
+            T e0, o0, e1, o1;
+            load(b.row + 2 * j, e0, o0);
+            load(b.row + 2 * j + 1, e1, o1);
+            if (a.y0 & 1u) {
+                e1 = F::lone_forward(e1);
+                o1 = F::lone_forward(o1);
+            }
+            lift_row(e0, o0);
+            lift_row(e1, o1);
+            store(b.row + 2 * j, e0, o0, e1, o1);
         }
+        return;
+    }
+    Column<F, true> even_column, odd_column;
+    int64_t r = b.row - H;
+    { /* warm-up: the H rows above the block and its first H */
+        T e[2 * H], o[2 * H], unused[4];
+#pragma unroll
+        for (int i = 0; i < 2 * H; i++)
+            load(r + i, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < H; i++) {
+            even_column.feed(e[2 * i], e[2 * i + 1], unused[0], unused[1]);
+            odd_column.feed(o[2 * i], o[2 * i + 1], unused[2], unused[3]);
+        }
+        r += 2 * H;
+    }
+    /* Each batch in phases, so the lanes' independent work overlaps:
+     * loads, the columns' pipelines, the rows across the lanes, stores. */
+    int j = 0;
+    for (; j + kForwardBatch <= b.pairs; j += kForwardBatch, r += 2 * kForwardBatch) {
+        T e[2 * kForwardBatch], o[2 * kForwardBatch];
+#pragma unroll
+        for (int i = 0; i < 2 * kForwardBatch; i++)
+            load(r + i, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < kForwardBatch; i++) {
+            even_column.feed(e[2 * i], e[2 * i + 1], e[2 * i], e[2 * i + 1]);
+            odd_column.feed(o[2 * i], o[2 * i + 1], o[2 * i], o[2 * i + 1]);
+        }
+#pragma unroll
+        for (int i = 0; i < 2 * kForwardBatch; i++)
+            lift_row(e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < kForwardBatch; i++)
+            store(b.row + 2 * (j + i), e[2 * i], o[2 * i], e[2 * i + 1], o[2 * i + 1]);
+    }
+    for (; j < b.pairs; j++, r += 2) {
+        T e0, o0, e1, o1;
+        load(r, e0, o0);
+        load(r + 1, e1, o1);
+        even_column.feed(e0, e1, e0, e1);
+        odd_column.feed(o0, o1, o0, o1);
+        lift_row(e0, o0);
+        lift_row(e1, o1);
+        store(b.row + 2 * j, e0, o0, e1, o1);
     }
 }
 
-/* Where a level's inputs come from: LL compact in `ll`, HL, LH, HH in
- * the Mallat buffer `bands`; the result, compact, to `out`. */
-template <bool Reversible, int Rows>
+/* Inverse level (2D_SR, F.3.2: rows, then columns): LL compact in `ll`,
+ * HL, LH, HH in the Mallat buffer `bands`; the result, compact, to `out`
+ * in the filter's type (OutBytes == 0) or as samples (store_output). */
+template <int Wavelet, int OutBytes>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-inverse_level(const typename Filter<Reversible>::T *ll, size_t ll_stride,
-              const typename Filter<Reversible>::T *bands, size_t stride, Area a,
-              typename Filter<Reversible>::T *out, SamplesOut samples, size_t out_stride)
+inverse_level(const typename Filter<Wavelet>::T *__restrict__ ll, size_t ll_stride,
+              const typename Filter<Wavelet>::T *__restrict__ bands, size_t stride, Area a,
+              typename Output<typename Filter<Wavelet>::T, OutBytes>::type *__restrict__ out,
+              SamplesOut samples, size_t out_stride, int rows)
 {
-    using F = Filter<Reversible>;
+    using F = Filter<Wavelet>;
     using T = typename F::T;
-    constexpr int H = F::kHalo, R = Rows + 2 * H;
+    using Out = typename Output<T, OutBytes>::type;
+    constexpr int H = F::kHalo;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
-    Strip s = strip_of<H, Rows>(a);
-    int64_t xe = s.column + 2 * s.lane;
-    /* The sample at local (i, j) comes from the subband its parities name. */
-    /* The columns (mirrored) and where they sit in their bands: the same
-     * for every row. */
-    bool high_column[2];
-    size_t ox[2];
+    const Block b = block_of<H>(a, rows);
+    const int64_t xe = b.column + 2 * b.lane;
+    /* The lane's two columns (mirrored), where they sit in their bands and
+     * where a low row holds them (LL or HL): the same for every row. */
+    const T *low_base[2];
+    size_t low_stride[2], ox[2];
 #pragma unroll
     for (int side = 0; side < 2; side++) {
         int64_t x = a.x0 + mirror(xe + side - a.x0, w);
-        high_column[side] = (x & 1) != 0;
-        ox[side] = high_column[side] ? lw + (size_t)(x / 2 - a.x0 / 2)
-                                     : (size_t)(x / 2 - (a.x0 + 1) / 2);
+        bool high_column = (x & 1) != 0;
+        ox[side] = high_column ? lw + (size_t)(x / 2 - a.x0 / 2) : (size_t)(x / 2 - (a.x0 + 1) / 2);
+        low_base[side] = high_column ? bands : ll;
+        low_stride[side] = high_column ? stride : ll_stride;
     }
-    T ve[R], vo[R];
-#pragma unroll
-    for (int k = 0; k < R; k++) {
-        int64_t y = a.y0 + mirror(s.row + k - a.y0, h);
-        bool high_row = (y & 1) != 0;
+    const bool lane_valid = b.lane >= H / 2 && b.lane < 32 - H / 2;
+    const bool even_in = lane_valid && xe >= a.x0 && xe < a.x1;
+    const bool odd_in = lane_valid && xe + 1 >= a.x0 && xe + 1 < a.x1;
+    const bool vector = even_in && odd_in && (a.x0 & 1u) == 0 && pairs_aligned(out, out_stride);
+
+    /* Row r, lifted across the lanes (HOR_SR), scaled for the columns. */
+    auto load = [&](int64_t r, bool odd_slot, T &e, T &o) {
+        int64_t y = a.y0 + mirror(r - a.y0, h);
+        bool high_row = h >= 2 ? odd_slot : (y & 1) != 0; /* mirroring keeps parity from 2 rows on */
         size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
-        ve[k] = (!high_row && !high_column[0]) ? ll[oy * ll_stride + ox[0]] : bands[oy * stride + ox[0]];
-        vo[k] = (!high_row && !high_column[1]) ? ll[oy * ll_stride + ox[1]] : bands[oy * stride + ox[1]];
-    }
-    /* HOR_SR on every row held, then VER_SR (F.3.2). */
-#pragma unroll
-    for (int k = 0; k < R; k++) {
+        if (high_row) {
+            e = bands[oy * stride + ox[0]];
+            o = bands[oy * stride + ox[1]];
+        } else {
+            e = low_base[0][oy * low_stride[0] + ox[0]];
+            o = low_base[1][oy * low_stride[1] + ox[1]];
+        }
+    };
+    auto lift_row = [&](bool odd_slot, T &e, T &o) {
         if (w >= 2) {
-            lift_lanes<Reversible, false>(ve[k], vo[k]);
+            lift_lanes<Wavelet, false>(e, o);
         } else if (a.x0 & 1u) {
-            ve[k] = F::lone_inverse(ve[k]);
-            vo[k] = F::lone_inverse(vo[k]);
+            e = F::lone_inverse(e);
+            o = F::lone_inverse(o);
         }
-    }
-    if (h >= 2) {
-        lift_registers<Reversible, false, Rows>(ve);
-        lift_registers<Reversible, false, Rows>(vo);
-    } else if (a.y0 & 1u) {
+        if (h >= 2) {
+            e = odd_slot ? F::scale_high_inverse(e) : F::scale_low_inverse(e);
+            o = odd_slot ? F::scale_high_inverse(o) : F::scale_low_inverse(o);
+        }
+    };
+    /* Rows y and y + 1 (columns xe, xe + 1) stored. */
+    auto emit = [&](int64_t y, T e0, T o0, T e1, T o1) {
 #pragma unroll
-        for (int k = 0; k < R; k++) {
-            ve[k] = F::lone_inverse(ve[k]);
-            vo[k] = F::lone_inverse(vo[k]);
+        for (int part = 0; part < 2; part++) {
+            int64_t yy = y + part;
+            if (yy < a.y0 || yy >= a.y1)
+                continue;
+            Out *row = out + (size_t)(yy - a.y0) * out_stride + (xe - a.x0);
+            Out e = convert_output<OutBytes>(part ? e1 : e0, samples);
+            Out o = convert_output<OutBytes>(part ? o1 : o0, samples);
+            if (vector) {
+                *reinterpret_cast<Pair<Out> *>(row) = Pair<Out>{e, o};
+            } else {
+                if (even_in)
+                    row[0] = e;
+                if (odd_in)
+                    row[1] = o;
+            }
         }
-    }
-    if (s.lane < H / 2 || s.lane >= 32 - H / 2)
+    };
+
+    if (h < 2) { /* one row: no vertical lifting (F.3.6), halved at an odd row */
+        for (int j = 0; j < b.pairs; j++) {
+            T e0, o0, e1, o1;
+            load(b.row + 2 * j, false, e0, o0);
+            load(b.row + 2 * j + 1, true, e1, o1);
+            lift_row(false, e0, o0);
+            lift_row(true, e1, o1);
+            if (a.y0 & 1u) {
+                e1 = F::lone_inverse(e1);
+                o1 = F::lone_inverse(o1);
+            }
+            emit(b.row + 2 * j, e0, o0, e1, o1);
+        }
         return;
+    }
+    Column<F, false> even_column, odd_column;
+    int64_t r = b.row - H;
+    {
+        T e[2 * H], o[2 * H], unused[4];
 #pragma unroll
-    for (int k = H; k < H + Rows; k++) {
-        int64_t y = s.row + k;
-        if (y < a.y0 || y >= a.y1)
-            continue;
-        size_t row = (size_t)(y - a.y0) * out_stride;
-        if (xe >= a.x0 && xe < a.x1)
-            store_output(out, samples, row + (size_t)(xe - a.x0), ve[k]);
-        if (xe + 1 >= a.x0 && xe + 1 < a.x1)
-            store_output(out, samples, row + (size_t)(xe + 1 - a.x0), vo[k]);
+        for (int i = 0; i < 2 * H; i++)
+            load(r + i, i & 1, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < 2 * H; i++)
+            lift_row(i & 1, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < H; i++) {
+            even_column.feed(e[2 * i], e[2 * i + 1], unused[0], unused[1]);
+            odd_column.feed(o[2 * i], o[2 * i + 1], unused[2], unused[3]);
+        }
+        r += 2 * H;
+    }
+    /* Each batch in phases, as the forward kernel's. */
+    int j = 0;
+    for (; j + kInverseBatch <= b.pairs; j += kInverseBatch, r += 2 * kInverseBatch) {
+        T e[2 * kInverseBatch], o[2 * kInverseBatch];
+#pragma unroll
+        for (int i = 0; i < 2 * kInverseBatch; i++)
+            load(r + i, i & 1, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < 2 * kInverseBatch; i++)
+            lift_row(i & 1, e[i], o[i]);
+#pragma unroll
+        for (int i = 0; i < kInverseBatch; i++) {
+            even_column.feed(e[2 * i], e[2 * i + 1], e[2 * i], e[2 * i + 1]);
+            odd_column.feed(o[2 * i], o[2 * i + 1], o[2 * i], o[2 * i + 1]);
+        }
+#pragma unroll
+        for (int i = 0; i < kInverseBatch; i++)
+            emit(b.row + 2 * (j + i), e[2 * i], o[2 * i], e[2 * i + 1], o[2 * i + 1]);
+    }
+    for (; j < b.pairs; j++, r += 2) {
+        T e[2], o[2];
+        load(r, false, e[0], o[0]);
+        load(r + 1, true, e[1], o[1]);
+        lift_row(false, e[0], o[0]);
+        lift_row(true, e[1], o[1]);
+        even_column.feed(e[0], e[1], e[0], e[1]);
+        odd_column.feed(o[0], o[1], o[0], o[1]);
+        emit(b.row + 2 * j, e[0], o[0], e[1], o[1]);
     }
 }
 
-/* Grid of a level's kernel: strips of 64 - 2 Halo columns, Rows rows. */
-template <int Halo, int Rows>
-inline dim3 level_grid(Area a)
+/* Grid of a level's kernel: blocks of 64 - 2 Halo columns by `rows` rows. */
+template <int Halo>
+inline dim3 level_grid(Area a, int rows)
 {
     uint64_t columns = (uint64_t)(a.x1 - (a.x0 & ~1u));
-    uint64_t rows = (uint64_t)(a.y1 - (a.y0 & ~1u));
-    uint64_t strips = (columns + (64 - 2 * Halo) - 1) / (64 - 2 * Halo);
-    return dim3((unsigned)((strips + kWarpsPerBlock - 1) / kWarpsPerBlock),
-                (unsigned)((rows + Rows - 1) / Rows));
+    uint64_t height = (uint64_t)(a.y1 - (a.y0 & ~1u));
+    uint64_t blocks = (columns + (64 - 2 * Halo) - 1) / (64 - 2 * Halo);
+    return dim3((unsigned)((blocks + kWarpsPerBlock - 1) / kWarpsPerBlock),
+                (unsigned)((height + rows - 1) / rows));
 }
 
 }  // namespace dwt_levels

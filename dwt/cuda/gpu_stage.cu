@@ -24,6 +24,9 @@ extern "C" {
 namespace {
 
 constexpr int kThreads = 256;
+
+template <bool Reversible>
+using FilterOf = dwt_levels::Filter<Reversible ? dwt_levels::k53 : dwt_levels::k97>;
 constexpr int kTimedPhases = 16;
 
 gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
@@ -147,7 +150,8 @@ struct gpu_stage {
     gpu_phase phase_of[kTimedPhases];
     int timed;
     double phase_ms[GPU_PHASES];
-    int rows;              /* output rows per thread of the level kernels */
+    int rows;              /* output rows a warp gives in the level kernels; 0: by level */
+    int sm_count;
 };
 
 /* Marks the start and the end of a timed phase on the stream. */
@@ -190,7 +194,7 @@ static cudaError_t synchronize(gpu_stage *g)
 
 extern "C" int gpu_stage_set_rows(gpu_stage *g, int rows)
 {
-    if (g != nullptr && (rows == 8 || rows == 16 || rows == 24 || rows == 32))
+    if (g != nullptr && rows >= 0 && rows <= 1024 && rows % 2 == 0)
         g->rows = rows;
     return g != nullptr ? g->rows : 0;
 }
@@ -247,57 +251,115 @@ __global__ void quantize_compact(const float *from, size_t from_stride, int32_t 
 
 static dwt_levels::Area area_of(dwt_rect r) { return dwt_levels::Area{r.x0, r.y0, r.x1, r.y1}; }
 
-/* One level's kernel with the stage's rows per thread. */
-template <bool Reversible, int Rows>
-static void forward_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
-                               const dwt_levels::SamplesIn &samples, size_t stride,
-                               dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+/* Output rows a warp gives at this level (Y): the stage's choice, or with
+ * none (0) the most, up to 128, that still give the device about 64 warps
+ * an SM; never more blocks down than a grid holds. */
+static int rows_for(const gpu_stage *g, dwt_levels::Area a, int halo)
 {
-    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
-    dwt_levels::forward_level<Reversible, Rows>
-        <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-            in, samples, stride, a, out);
-}
-
-template <bool Reversible>
-static void launch_forward_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *in,
-                                 const dwt_levels::SamplesIn &samples, size_t stride,
-                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out)
-{
-    switch (g->rows) {
-    case 8: forward_level_with<Reversible, 8>(g, in, samples, stride, a, out); break;
-    case 24: forward_level_with<Reversible, 24>(g, in, samples, stride, a, out); break;
-    case 32: forward_level_with<Reversible, 32>(g, in, samples, stride, a, out); break;
-    default: forward_level_with<Reversible, 16>(g, in, samples, stride, a, out); break;
+    uint64_t height = (uint64_t)(a.y1 - (a.y0 & ~1u));
+    uint64_t blocks = ((uint64_t)(a.x1 - (a.x0 & ~1u)) + (64 - 2 * halo) - 1) / (64 - 2 * halo);
+    int rows = g->rows;
+    if (rows == 0) {
+        uint64_t target = (uint64_t)g->sm_count * 64;
+        rows = 128;
+        while (rows > 8 && blocks * ((height + rows - 1) / rows) < target)
+            rows /= 2;
     }
+    while ((height + rows - 1) / rows > 65535)
+        rows *= 2;
+    return rows;
 }
 
-template <bool Reversible, int Rows>
-static void inverse_level_with(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
-                               size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
-                               size_t stride, dwt_levels::Area a,
-                               typename dwt_levels::Filter<Reversible>::T *out,
-                               const dwt_levels::SamplesOut &samples, size_t out_stride)
+/* A level's kernel for the way its input arrives: the filter's type
+ * (bytes 0) or samples at their storage width. */
+template <int Wavelet>
+static void launch_forward_level_as(gpu_stage *g, const typename dwt_levels::Filter<Wavelet>::T *in,
+                                    const dwt_levels::SamplesIn &samples, size_t stride,
+                                    dwt_levels::Area a, const dwt_levels::ForwardOut &out)
 {
-    constexpr int halo = dwt_levels::Filter<Reversible>::kHalo;
-    dwt_levels::inverse_level<Reversible, Rows>
-        <<<dwt_levels::level_grid<halo, Rows>(a), 32 * dwt_levels::kWarpsPerBlock, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, out, samples, out_stride);
+    constexpr int halo = dwt_levels::Filter<Wavelet>::kHalo;
+    int rows = rows_for(g, a, halo);
+    dim3 grid = dwt_levels::level_grid<halo>(a, rows);
+    unsigned threads = 32 * dwt_levels::kWarpsPerBlock;
+    const void *data = samples.data;
+    int64_t offset = samples.offset;
+    if (samples.bytes == 1 && samples.is_signed)
+        dwt_levels::forward_level<Wavelet, 1, true><<<grid, threads, 0, g->stream>>>(
+            (const int8_t *)data, offset, stride, a, out, rows);
+    else if (samples.bytes == 1)
+        dwt_levels::forward_level<Wavelet, 1, false><<<grid, threads, 0, g->stream>>>(
+            (const uint8_t *)data, offset, stride, a, out, rows);
+    else if (samples.bytes == 2 && samples.is_signed)
+        dwt_levels::forward_level<Wavelet, 2, true><<<grid, threads, 0, g->stream>>>(
+            (const int16_t *)data, offset, stride, a, out, rows);
+    else if (samples.bytes == 2)
+        dwt_levels::forward_level<Wavelet, 2, false><<<grid, threads, 0, g->stream>>>(
+            (const uint16_t *)data, offset, stride, a, out, rows);
+    else if (samples.bytes == 4)
+        dwt_levels::forward_level<Wavelet, 4, false><<<grid, threads, 0, g->stream>>>(
+            (const int32_t *)data, offset, stride, a, out, rows);
+    else
+        dwt_levels::forward_level<Wavelet, 0, false><<<grid, threads, 0, g->stream>>>(
+            in, 0, stride, a, out, rows);
+}
+
+/* The 5/3 in 32-bit arithmetic is exact while no sum can overflow: inputs
+ * of `bytes` bytes (a bit more after the RCT) at most double in each 1D
+ * pass, and a step's sum is at most four times its inputs, so level L's
+ * largest sum stays under 2^(8 bytes + 2 L + 2), which must be < 2^31. */
+static bool narrow_53_holds(unsigned bytes, unsigned levels)
+{
+    return (bytes == 1 || bytes == 2) && 8 * bytes + 2 * levels <= 28;
 }
 
 template <bool Reversible>
-static void launch_inverse_level(gpu_stage *g, const typename dwt_levels::Filter<Reversible>::T *ll,
-                                 size_t ll_stride, const typename dwt_levels::Filter<Reversible>::T *bands,
+static void launch_forward_level(gpu_stage *g, const typename FilterOf<Reversible>::T *in,
+                                 const dwt_levels::SamplesIn &samples, size_t stride,
+                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out, bool narrow)
+{
+    if (!Reversible)
+        launch_forward_level_as<dwt_levels::k97>(g, (const float *)in, samples, stride, a, out);
+    else if (narrow)
+        launch_forward_level_as<dwt_levels::k53Narrow>(g, (const int32_t *)in, samples, stride, a, out);
+    else
+        launch_forward_level_as<dwt_levels::k53>(g, (const int32_t *)in, samples, stride, a, out);
+}
+
+/* A level's kernel for the way its output leaves: the filter's type into
+ * `out` (bytes 0) or samples at their width into samples.data. */
+template <bool Reversible>
+static void launch_inverse_level(gpu_stage *g, const typename FilterOf<Reversible>::T *ll,
+                                 size_t ll_stride, const typename FilterOf<Reversible>::T *bands,
                                  size_t stride, dwt_levels::Area a,
-                                 typename dwt_levels::Filter<Reversible>::T *out,
+                                 typename FilterOf<Reversible>::T *out,
                                  const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
-    switch (g->rows) {
-    case 8: inverse_level_with<Reversible, 8>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
-    case 24: inverse_level_with<Reversible, 24>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
-    case 32: inverse_level_with<Reversible, 32>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
-    default: inverse_level_with<Reversible, 16>(g, ll, ll_stride, bands, stride, a, out, samples, out_stride); break;
-    }
+    constexpr int halo = FilterOf<Reversible>::kHalo;
+    constexpr int wavelet = Reversible ? dwt_levels::k53 : dwt_levels::k97;
+    int rows = rows_for(g, a, halo);
+    dim3 grid = dwt_levels::level_grid<halo>(a, rows);
+    unsigned threads = 32 * dwt_levels::kWarpsPerBlock;
+    void *data = samples.data;
+    if (samples.bytes == 1)
+        dwt_levels::inverse_level<wavelet, 1><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, a, (uint8_t *)data, samples, out_stride, rows);
+    else if (samples.bytes == 2)
+        dwt_levels::inverse_level<wavelet, 2><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, a, (uint16_t *)data, samples, out_stride, rows);
+    else if (samples.bytes == 4)
+        dwt_levels::inverse_level<wavelet, 4><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, a, (int32_t *)data, samples, out_stride, rows);
+    else
+        dwt_levels::inverse_level<wavelet, 0><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, a, out, samples, out_stride, rows);
+}
+
+/* The row stride of a compact intermediate LL of width w and height h:
+ * even where the buffer has room, so the level kernels move pairs. */
+static size_t padded_stride(const gpu_stage *g, uint32_t w, uint32_t h)
+{
+    size_t even = ((size_t)w + 1) & ~(size_t)1;
+    return even * h <= g->capacity ? even : (w > 0 ? w : 1);
 }
 
 /* Every level of one plane forward (2D_SD, F.4.2), one kernel a level:
@@ -309,9 +371,9 @@ template <bool Reversible>
 static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels::SamplesIn &first,
                                   dwt_rect tile, unsigned levels, const float *steps, void *bands,
                                   int32_t *indices, uint8_t *fractions, void *scratch[2],
-                                  gj2k_error *error)
+                                  bool narrow, gj2k_error *error)
 {
-    using T = typename dwt_levels::Filter<Reversible>::T;
+    using T = typename FilterOf<Reversible>::T;
     size_t stride = tile.x1 - tile.x0;
     if (levels > 32)
         levels = 32;
@@ -324,7 +386,8 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
             break;
         dwt_levels::ForwardOut out = {};
         out.ll = scratch[level & 1];
-        out.ll_stride = next.x1 > next.x0 ? next.x1 - next.x0 : 1;
+        out.ll_stride = padded_stride(g, next.x1 > next.x0 ? next.x1 - next.x0 : 0,
+                                      next.y1 > next.y0 ? next.y1 - next.y0 : 0);
         out.bands = bands;
         out.indices = indices;
         out.fractions = fractions;
@@ -332,7 +395,7 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
         for (int band = 1; band <= 3; band++)
             out.delta[band] = Reversible ? 1.0f : steps[1 + 3 * (levels - level) + (band - 1)];
         dwt_levels::SamplesIn samples = level == 1 ? first : dwt_levels::SamplesIn{};
-        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out);
+        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out, narrow);
         GPU_LAUNCHED("forward level");
         current = (const T *)out.ll;
         current_stride = out.ll_stride;
@@ -360,7 +423,7 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
                                   void *out, const dwt_levels::SamplesOut &last, void *scratch[2],
                                   gj2k_error *error)
 {
-    using T = typename dwt_levels::Filter<Reversible>::T;
+    using T = typename FilterOf<Reversible>::T;
     size_t stride = tile.x1 - tile.x0;
     if (levels > 32)
         levels = 32;
@@ -371,7 +434,7 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
         if (a.x1 <= a.x0 || a.y1 <= a.y0)
             continue;
         T *target = level == 1 ? (T *)out : (T *)scratch[level & 1];
-        size_t target_stride = a.x1 - a.x0;
+        size_t target_stride = level == 1 ? a.x1 - a.x0 : padded_stride(g, a.x1 - a.x0, a.y1 - a.y0);
         dwt_levels::SamplesOut samples = level == 1 ? last : dwt_levels::SamplesOut{};
         launch_inverse_level<Reversible>(g, ll, ll_stride, (const T *)bands, stride, area_of(a),
                                          target, samples, target_stride);
@@ -402,8 +465,10 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
         }
         return GJ2K_ERROR_OUT_OF_MEMORY;
     }
-    g->rows = 8; /* the fastest on the H200 (docs/gpu-notes.md) */
+    g->rows = 0; /* by level (rows_for) */
     e = cudaSetDevice(0);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, 0);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
     for (int i = 0; i < kTimedPhases && e == cudaSuccess; i++) {
@@ -610,9 +675,10 @@ static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool revers
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
         reversible ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, g->work[0],
-                                          nullptr, nullptr, scratch, error)
+                                          nullptr, nullptr, scratch,
+                                          narrow_53_holds(p->input_bytes, p->levels), error)
                    : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, nullptr,
-                                           (int32_t *)g->indices, g->fractions, scratch, error);
+                                           (int32_t *)g->indices, g->fractions, scratch, false, error);
     phase_end(g);
     if (status != GJ2K_OK)
         return status;

@@ -2,6 +2,7 @@
 # The one device call: builds gj2k with CUDA for Hopper (sm_90), probes the GPU,
 # runs every test, then the benchmarks, and prints a short table last.
 # Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
+#   bash tests/gpu/run.sh quick   builds gj2k and the GPU test only, runs those and `bench dwt`.
 # Logs go to $OUT when set (the device tool brings them back), else build/gpu-logs.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,8 +17,18 @@ step "configure and build (CUDA on, sm_90)"
 cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA=ON \
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
-cmake --build build/gpu -j "$jobs" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
+targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage)
+cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
+
+if [ "${1:-}" = quick ]; then
+  step "GPU tests and bench dwt (quick)"
+  [ -d .conformance-input ] && export GJ2K_GPU_CODESTREAMS="$PWD/.conformance-input"
+  build/gpu/tests/gpu/test_gpu_stage 2>&1 | tail -15 | tee "$logs/test-gpu.txt"
+  rc=${PIPESTATUS[0]}
+  build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
+  exit "$rc"
+fi
 
 step "device probe"
 build/gpu/gj2k --version | tee "$logs/version.txt"

@@ -39,6 +39,14 @@ static int case_count(void)
     return n > 0 ? n : 60;
 }
 
+/* The rows a warp gives in the level kernels, case by case: 2 puts a
+ * block boundary (and its warm-up) at every row pair; 0 is the default. */
+static int rows_choice(int i)
+{
+    static const int choices[] = {2, 0, 6, 16, 128};
+    return choices[i % 5];
+}
+
 /* Every device buffer and the host outputs start as garbage: an element
  * left unwritten cannot pass for a result. */
 static void poison(gpu_stage *gpu, void *host, size_t bytes)
@@ -169,7 +177,7 @@ static void test_forward_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < case_count(); i++) {
-        gpu_stage_set_rows(gpu, 8 * (1 + i % 4)); /* every Y the level kernels are built for */
+        gpu_stage_set_rows(gpu, rows_choice(i)); /* block boundaries everywhere, and the default */
         forward_case(gpu, true, i % 2 == 0, "5/3");
         forward_case(gpu, false, i % 2 == 0, "9/7");
     }
@@ -255,7 +263,7 @@ static void test_inverse_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < case_count(); i++) {
-        gpu_stage_set_rows(gpu, 8 * (1 + i % 4));
+        gpu_stage_set_rows(gpu, rows_choice(i));
         inverse_case(gpu, true, i % 2 == 0, "5/3");
         inverse_case(gpu, false, i % 2 == 0, "9/7");
     }
