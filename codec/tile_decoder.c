@@ -32,6 +32,10 @@ typedef struct tile_plane {
     dwt_rect wanted;       /* the part of the plane the image asks for */
     void *packed;          /* GPU path: the samples at storage width, packed_bytes each */
     unsigned packed_bytes;
+    /* GPU path, 9/7: integers holds each coefficient in signed half steps and
+     * the GPU dequantizes as it loads them (gpu_inverse_plane.half_steps). */
+    bool halves;
+    float half_steps[J2K_MAX_SUBBANDS];
 } tile_plane;
 
 /* What the code-block workers share. */
@@ -79,7 +83,9 @@ static void dequantize_block(const tier2_block *b, const tile_plane *plane, unsi
             if (roi != 0 && roi < 32 && magnitude >= ((uint64_t)1 << roi))
                 halves >>= roi;
             size_t at = origin + (size_t)y * stride + x;
-            if (plane->reversible) {
+            if (plane->halves) { /* < 2^31: Mb <= 30 (plan_gpu_dequantization) */
+                plane->integers[at] = q < 0 ? -(int32_t)halves : (int32_t)halves;
+            } else if (plane->reversible) {
                 int32_t v = (int32_t)((halves / 2) & 0x7fffffffu);
                 plane->integers[at] = q < 0 ? -v : v;
             } else {
@@ -209,6 +215,7 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
             jobs[k] = (gpu_inverse_plane){.rect = p->rect, .levels = p->levels,
                                           .precision = p->precision, .is_signed = p->is_signed,
                                           .samples = p->integers, .floats = p->floats,
+                                          .half_steps = p->halves ? p->half_steps : NULL,
                                           .output = p->packed, .output_bytes = p->packed_bytes};
         }
         status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, error);
@@ -224,6 +231,30 @@ static bool fits_gpu(gpu_stage *gpu, const tile_plane *planes, uint32_t n)
     for (uint32_t c = 0; c < n; c++)
         largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
     return gpu_stage_fits(gpu, largest);
+}
+
+/* On the GPU path, 9/7 planes whose coefficients fit in half steps (Mb <=
+ * 30: 2 |q| + 2^lowest < 2^31) leave dequantization to the GPU: Tier-1
+ * writes half steps into `integers`, and the step sizes go along halved. */
+static void plan_gpu_dequantization(tile_plane *planes, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        tile_plane *plane = &planes[c];
+        unsigned subbands = 3u * plane->levels + 1u, largest = 0;
+        for (unsigned s = 0; s < 3u * plane->params.coding.levels + 1u; s++)
+            largest = plane->magnitude_bits[s] > largest ? plane->magnitude_bits[s] : largest;
+        if (plane->reversible || largest > 30)
+            continue;
+        for (unsigned s = 0; s < subbands; s++) {
+            dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+            float delta = (float)quant_step_size(plane->params.steps[s],
+                                                 quant_dynamic_range(plane->precision, band));
+            plane->half_steps[s] = delta * 0.5f;
+        }
+        plane->halves = true;
+        free(plane->floats);
+        plane->floats = NULL;
+    }
 }
 
 /* Copies the part of the plane inside the image's component. */
@@ -407,6 +438,7 @@ done:
  * planes, the inverse transforms still to come. */
 struct tile_decoding {
     uint32_t tile_index;
+    bool on_gpu;           /* the second half runs on settings->gpu (decided before Tier-1) */
     uint32_t num_planes;
     tile_plane *planes;
     tier2_block *blocks;
@@ -446,6 +478,10 @@ gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uin
     size_t count = 0;
     gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
                                         work->planes, error);
+    if (status == GJ2K_OK && settings->gpu != NULL && fits_gpu(settings->gpu, work->planes, n)) {
+        work->on_gpu = true;
+        plan_gpu_dequantization(work->planes, n);
+    }
     if (status == GJ2K_OK)
         status = read_packets(codestream, data, tile, tile_index, work->planes, settings,
                               &work->blocks, &count, error);
@@ -468,7 +504,7 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     uint32_t n = work->num_planes, tile_index = work->tile_index;
     gj2k_status status = GJ2K_OK;
     bool mct = uses_component_transform(planes, n, settings, tile_index);
-    bool on_gpu = settings->gpu != NULL && fits_gpu(settings->gpu, planes, n);
+    bool on_gpu = work->on_gpu && settings->gpu != NULL;
     if (on_gpu)
         status = inverse_on_gpu(settings->gpu, planes, n, mct, error);
     if (status == GJ2K_OK && !on_gpu)

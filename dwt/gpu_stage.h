@@ -55,7 +55,10 @@ typedef struct gpu_inverse_plane {
     uint32_t precision;
     bool is_signed;
     int32_t *samples;       /* 5/3 in: coefficients; out (both, when output is NULL): samples */
-    const float *floats;    /* 9/7 in: dequantized coefficients */
+    const float *floats;    /* 9/7 in: dequantized coefficients, unless: */
+    const float *half_steps; /* 9/7: dequantized on the GPU (E.1.1.2): samples holds each
+                               coefficient in signed half steps, +-(2 |q| + 2^lowest plane),
+                               and half_steps[s] = Delta_s / 2 for each subband s, LL first */
     void *output;           /* or the samples here, output_bytes each (gpu_input_bytes: */
     unsigned output_bytes;  /*   1 or 2, uint/int by the sign; the downloads are the cost) */
 } gpu_inverse_plane;

@@ -221,6 +221,25 @@ __device__ __forceinline__ void quantize_store(float v, float delta, int32_t *q,
     *fraction = (uint8_t)(f < 255.0f ? f : 255.0f);
 }
 
+/* Dequantization (E.1.1.2) of a coefficient held in signed half steps,
+ * h = +-(2 |q| + 2^lowest plane): the CPU's ((float)|h| * 0.5f) * Delta,
+ * as |h| * (Delta / 2) (both halvings exact). */
+__device__ __forceinline__ float dequantize_halves(int32_t h, float half_delta)
+{
+    float v = (float)(h < 0 ? -h : h) * half_delta;
+    return h < 0 ? -v : v;
+}
+
+/* How an inverse level reads its bands: as they are (the filter's type),
+ * or, for 9/7 dequantized on the GPU, int32 half steps times half_delta
+ * (by band: LL, HL, LH, HH); the LL input is quantized only at the
+ * deepest level (ll_quantized), after which it is the previous level's
+ * output. */
+struct Dequantization {
+    bool ll_quantized;
+    float half_delta[4];
+};
+
 /* Samples as they arrive from the host: at their storage width (1, 2 or 4
  * bytes; signed or not), level-shifted (G.1.1) and converted on load.
  * With bytes == 0 the input is already of the filter's type. The
@@ -525,10 +544,10 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
 /* Inverse level (2D_SR, F.3.2: rows, then columns): LL compact in `ll`,
  * HL, LH, HH in the Mallat buffer `bands`; the result, compact, to `out`
  * in the filter's type (OutBytes == 0) or as samples (store_output). */
-template <int Wavelet, int OutBytes>
+template <int Wavelet, int OutBytes, bool Dequantize>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
-inverse_level(const typename Filter<Wavelet>::T *__restrict__ ll, size_t ll_stride,
-              const typename Filter<Wavelet>::T *__restrict__ bands, size_t stride, Area a,
+inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__restrict__ band_data,
+              size_t stride, Dequantization dq, Area a,
               typename Output<typename Filter<Wavelet>::T, OutBytes>::type *__restrict__ out,
               SamplesOut samples, size_t out_stride, int rows)
 {
@@ -540,17 +559,27 @@ inverse_level(const typename Filter<Wavelet>::T *__restrict__ ll, size_t ll_stri
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
     const Block b = block_of<H>(a, rows);
     const int64_t xe = b.column + 2 * b.lane;
+    /* A band's element, dequantized when it comes so. */
+    auto band_value = [&](const void *base, size_t at, int band) -> T {
+        if constexpr (Dequantize) {
+            if (band != 0 || dq.ll_quantized)
+                return dequantize_halves(((const int32_t *)base)[at], dq.half_delta[band]);
+        }
+        return ((const T *)base)[at];
+    };
     /* The lane's two columns (mirrored), where they sit in their bands and
      * where a low row holds them (LL or HL): the same for every row. */
-    const T *low_base[2];
+    const void *low_base[2];
     size_t low_stride[2], ox[2];
+    int low_band[2];
 #pragma unroll
     for (int side = 0; side < 2; side++) {
         int64_t x = a.x0 + mirror(xe + side - a.x0, w);
         bool high_column = (x & 1) != 0;
         ox[side] = high_column ? lw + (size_t)(x / 2 - a.x0 / 2) : (size_t)(x / 2 - (a.x0 + 1) / 2);
-        low_base[side] = high_column ? bands : ll;
+        low_base[side] = high_column ? band_data : ll_data;
         low_stride[side] = high_column ? stride : ll_stride;
+        low_band[side] = high_column ? 1 : 0; /* HL : LL */
     }
     const bool lane_valid = b.lane >= H / 2 && b.lane < 32 - H / 2;
     const bool even_in = lane_valid && xe >= a.x0 && xe < a.x1;
@@ -562,12 +591,12 @@ inverse_level(const typename Filter<Wavelet>::T *__restrict__ ll, size_t ll_stri
         int64_t y = a.y0 + mirror(r - a.y0, h);
         bool high_row = h >= 2 ? odd_slot : (y & 1) != 0; /* mirroring keeps parity from 2 rows on */
         size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
-        if (high_row) {
-            e = bands[oy * stride + ox[0]];
-            o = bands[oy * stride + ox[1]];
+        if (high_row) { /* LH below LL, HH below HL */
+            e = band_value(band_data, oy * stride + ox[0], 2 + low_band[0]);
+            o = band_value(band_data, oy * stride + ox[1], 2 + low_band[1]);
         } else {
-            e = low_base[0][oy * low_stride[0] + ox[0]];
-            o = low_base[1][oy * low_stride[1] + ox[1]];
+            e = band_value(low_base[0], oy * low_stride[0] + ox[0], low_band[0]);
+            o = band_value(low_base[1], oy * low_stride[1] + ox[1], low_band[1]);
         }
     };
     auto lift_row = [&](bool odd_slot, T &e, T &o) {

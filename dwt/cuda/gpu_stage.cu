@@ -327,31 +327,55 @@ static void launch_forward_level(gpu_stage *g, const typename FilterOf<Reversibl
 
 /* A level's kernel for the way its output leaves: the filter's type into
  * `out` (bytes 0) or samples at their width into samples.data. */
-template <bool Reversible>
-static void launch_inverse_level(gpu_stage *g, const typename FilterOf<Reversible>::T *ll,
-                                 size_t ll_stride, const typename FilterOf<Reversible>::T *bands,
-                                 size_t stride, dwt_levels::Area a,
-                                 typename FilterOf<Reversible>::T *out,
-                                 const dwt_levels::SamplesOut &samples, size_t out_stride)
+template <int Wavelet, bool Dequantize>
+static void launch_inverse_level_as(gpu_stage *g, const void *ll, size_t ll_stride, const void *bands,
+                                    size_t stride, const dwt_levels::Dequantization &dq,
+                                    dwt_levels::Area a, typename dwt_levels::Filter<Wavelet>::T *out,
+                                    const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
-    constexpr int halo = FilterOf<Reversible>::kHalo;
-    constexpr int wavelet = Reversible ? dwt_levels::k53 : dwt_levels::k97;
+    constexpr int halo = dwt_levels::Filter<Wavelet>::kHalo;
     int rows = rows_for(g, a, halo);
     dim3 grid = dwt_levels::level_grid<halo>(a, rows);
     unsigned threads = 32 * dwt_levels::kWarpsPerBlock;
     void *data = samples.data;
     if (samples.bytes == 1)
-        dwt_levels::inverse_level<wavelet, 1><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, (uint8_t *)data, samples, out_stride, rows);
+        dwt_levels::inverse_level<Wavelet, 1, Dequantize><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, dq, a, (uint8_t *)data, samples, out_stride, rows);
     else if (samples.bytes == 2)
-        dwt_levels::inverse_level<wavelet, 2><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, (uint16_t *)data, samples, out_stride, rows);
+        dwt_levels::inverse_level<Wavelet, 2, Dequantize><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, dq, a, (uint16_t *)data, samples, out_stride, rows);
     else if (samples.bytes == 4)
-        dwt_levels::inverse_level<wavelet, 4><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, (int32_t *)data, samples, out_stride, rows);
+        dwt_levels::inverse_level<Wavelet, 4, Dequantize><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, dq, a, (int32_t *)data, samples, out_stride, rows);
     else
-        dwt_levels::inverse_level<wavelet, 0><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, a, out, samples, out_stride, rows);
+        dwt_levels::inverse_level<Wavelet, 0, Dequantize><<<grid, threads, 0, g->stream>>>(
+            ll, ll_stride, bands, stride, dq, a, out, samples, out_stride, rows);
+}
+
+/* With half_steps (9/7 only), the bands come as half steps to dequantize. */
+template <bool Reversible>
+static void launch_inverse_level(gpu_stage *g, const void *ll, size_t ll_stride, const void *bands,
+                                 size_t stride, const dwt_levels::Dequantization *dq,
+                                 dwt_levels::Area a, typename FilterOf<Reversible>::T *out,
+                                 const dwt_levels::SamplesOut &samples, size_t out_stride)
+{
+    if (Reversible)
+        launch_inverse_level_as<dwt_levels::k53, false>(g, ll, ll_stride, bands, stride, {}, a,
+                                                        (int32_t *)out, samples, out_stride);
+    else if (dq != nullptr)
+        launch_inverse_level_as<dwt_levels::k97, true>(g, ll, ll_stride, bands, stride, *dq, a,
+                                                       (float *)out, samples, out_stride);
+    else
+        launch_inverse_level_as<dwt_levels::k97, false>(g, ll, ll_stride, bands, stride, {}, a,
+                                                        (float *)out, samples, out_stride);
+}
+
+/* A plane without levels dequantized into `out` (E.1.1.2, as the kernels). */
+__global__ void dequantize_plane(const int32_t *halves, float half_delta, float *out, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = dwt_levels::dequantize_halves(halves[i], half_delta);
 }
 
 /* The row stride of a compact intermediate LL of width w and height h:
@@ -416,19 +440,22 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
 }
 
 /* Every level of one plane back (2D_SR, F.3.2): `bands` holds the Mallat
- * layout; the samples end in `out` (stride: the tile's width), or, with
- * `last` (bytes > 0, levels > 0), shifted, clamped and narrowed in last.data. */
+ * layout (with half_steps, 9/7 in half steps to dequantize on load); the
+ * samples end in `out` (stride: the tile's width), or, with `last`
+ * (bytes > 0, levels > 0), shifted, clamped and narrowed in last.data. */
 template <bool Reversible>
-static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile, unsigned levels,
-                                  void *out, const dwt_levels::SamplesOut &last, void *scratch[2],
+static gj2k_status inverse_levels(gpu_stage *g, const void *bands, const float *half_steps,
+                                  dwt_rect tile, unsigned levels, void *out,
+                                  const dwt_levels::SamplesOut &last, void *scratch[2],
                                   gj2k_error *error)
 {
     using T = typename FilterOf<Reversible>::T;
     size_t stride = tile.x1 - tile.x0;
     if (levels > 32)
         levels = 32;
-    const T *ll = (const T *)bands;
+    const void *ll = bands;
     size_t ll_stride = stride;
+    bool ll_quantized = half_steps != nullptr;
     for (unsigned level = levels; level >= 1; level--) {
         dwt_rect a = ll_rect(tile, level - 1);
         if (a.x1 <= a.x0 || a.y1 <= a.y0)
@@ -436,17 +463,33 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, dwt_rect tile
         T *target = level == 1 ? (T *)out : (T *)scratch[level & 1];
         size_t target_stride = level == 1 ? a.x1 - a.x0 : padded_stride(g, a.x1 - a.x0, a.y1 - a.y0);
         dwt_levels::SamplesOut samples = level == 1 ? last : dwt_levels::SamplesOut{};
-        launch_inverse_level<Reversible>(g, ll, ll_stride, (const T *)bands, stride, area_of(a),
-                                         target, samples, target_stride);
+        dwt_levels::Dequantization dq = {ll_quantized, {}};
+        if (half_steps != nullptr) {
+            dq.half_delta[0] = half_steps[0];
+            for (int band = 1; band <= 3; band++)
+                dq.half_delta[band] = half_steps[1 + 3 * (levels - level) + (band - 1)];
+        }
+        launch_inverse_level<Reversible>(g, ll, ll_stride, bands, stride,
+                                         half_steps != nullptr ? &dq : nullptr, area_of(a), target,
+                                         samples, target_stride);
         GPU_LAUNCHED("inverse level");
         ll = target;
         ll_stride = target_stride;
+        ll_quantized = false;
     }
     if (last.bytes != 0 && levels > 0) /* the last level wrote the samples themselves */
         return GJ2K_OK;
-    if (ll != (const T *)out) /* no level: the samples are the coefficients */
-        GPU_CHECK(cudaMemcpyAsync(out, ll, rect_area(tile) * sizeof(T), cudaMemcpyDeviceToDevice,
-                                  g->stream), "copy");
+    if (ll == out)
+        return GJ2K_OK;
+    /* No level ran: the samples are the coefficients. */
+    size_t n = rect_area(tile);
+    if (ll_quantized) {
+        dequantize_plane<<<blocks_for(n), kThreads, 0, g->stream>>>((const int32_t *)ll, half_steps[0],
+                                                                    (float *)out, n);
+        GPU_LAUNCHED("dequantize");
+    } else {
+        GPU_CHECK(cudaMemcpyAsync(out, ll, n * sizeof(T), cudaMemcpyDeviceToDevice, g->stream), "copy");
+    }
     return GJ2K_OK;
 }
 
@@ -754,13 +797,17 @@ static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool 
                                  void *target, const dwt_levels::SamplesOut &last, gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
-    const void *source = reversible ? (const void *)p->samples : (const void *)p->floats;
+    const float *half_steps = reversible ? nullptr : p->half_steps;
+    const void *source = reversible || half_steps != nullptr ? (const void *)p->samples
+                                                             : (const void *)p->floats;
     GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
-        reversible ? inverse_levels<true>(g, g->work[0], p->rect, p->levels, target, last, scratch, error)
-                   : inverse_levels<false>(g, g->work[0], p->rect, p->levels, target, last, scratch, error);
+        reversible ? inverse_levels<true>(g, g->work[0], nullptr, p->rect, p->levels, target, last,
+                                          scratch, error)
+                   : inverse_levels<false>(g, g->work[0], half_steps, p->rect, p->levels, target,
+                                           last, scratch, error);
     phase_end(g);
     return status;
 }

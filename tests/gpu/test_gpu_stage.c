@@ -184,6 +184,27 @@ static void test_forward_matches_cpu(void)
     gpu_stage_destroy(gpu);
 }
 
+/* The decoder's dequantization (E.1.1.2) of coefficients in signed half
+ * steps, band by band of the Mallat layout: ((float)|h| * 0.5f) * Delta. */
+static void dequantize_halves(float *out, const int32_t *halves, dwt_rect r, unsigned levels,
+                              const float *half_steps)
+{
+    size_t stride = r.x1 - r.x0;
+    for (unsigned s = 0; s < 3 * levels + 1; s++) {
+        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
+        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+        uint32_t x0, y0, w, h;
+        dwt_band_placement(r, level, band, &x0, &y0, &w, &h);
+        float delta = half_steps[s] * 2.0f;
+        for (uint32_t y = y0; y < y0 + h; y++)
+            for (uint32_t x = x0; x < x0 + w; x++) {
+                int32_t q = halves[y * stride + x];
+                float v = (float)(q < 0 ? -(int64_t)q : q) * 0.5f * delta;
+                out[y * stride + x] = q < 0 ? -v : v;
+            }
+    }
+}
+
 static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
 {
     dwt_rect r = random_rect();
@@ -198,6 +219,10 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
     /* Samples back as int32, or at storage width as the decoder takes them. */
     unsigned bytes = test_random_range(0, 1) ? gpu_input_bytes(precision) : 4;
     int64_t range = (int64_t)1 << precision;
+    bool dequantize = test_random_range(0, 1);
+    float half_steps[3 * 32 + 1];
+    for (unsigned s = 0; s < 3 * levels + 1; s++)
+        half_steps[s] = (float)test_random_range(1, 4000) / 2048.0f * 0.5f;
     for (uint32_t c = 0; c < count; c++) {
         cpu[c] = xmalloc(n * sizeof(int32_t));
         gpu_out[c] = xmalloc(n * sizeof(int32_t));
@@ -209,6 +234,13 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         }
         jobs[c] = (gpu_inverse_plane){.rect = r, .levels = levels, .precision = precision,
                                       .samples = gpu_out[c], .floats = gpu_floats[c]};
+        if (!reversible && dequantize) { /* the GPU dequantizes: half steps in, as the decoder */
+            for (size_t i = 0; i < n; i++)
+                gpu_out[c][i] = (int32_t)test_random_range(-range * 4, range * 4);
+            dequantize_halves(floats[c], gpu_out[c], r, levels, half_steps);
+            jobs[c].floats = NULL;
+            jobs[c].half_steps = half_steps;
+        }
         if (bytes < 4) {
             narrow[c] = xmalloc((n ? n : 1) * bytes);
             jobs[c].output = narrow[c];
@@ -248,8 +280,9 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
             gpu_out[c][i] = bytes == 1 ? ((uint8_t *)narrow[c])[i] : ((uint16_t *)narrow[c])[i];
         bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0;
         if (!same)
-            printf("%s: %ux%u at (%u,%u), %u levels, component %u differs\n", label, r.x1 - r.x0,
-                   r.y1 - r.y0, r.x0, r.y0, levels, c);
+            printf("%s: %ux%u at (%u,%u), %u levels, component %u differs%s\n", label,
+                   r.x1 - r.x0, r.y1 - r.y0, r.x0, r.y0, levels, c,
+                   dequantize && !reversible ? " (dequantized on the GPU)" : "");
         CHECK(same);
         free(cpu[c]);
         free(gpu_out[c]);
