@@ -94,7 +94,7 @@ static bool time_case(gpu_stage *gpu, dwt_case *k, bool reversible, unsigned rep
                 k->floats[x] = q == 0 ? 0.0f
                              : ((float)q + (q > 0 ? 0.5f : -0.5f)) * steps[0];
             }
-        if (gpu_inverse(gpu, &i, 1, reversible, false, &error) != GJ2K_OK)
+        if (gpu_inverse(gpu, &i, 1, reversible, false, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
         ms = kernel_ms(gpu);
         *inverse_ms = ms < *inverse_ms ? ms : *inverse_ms;

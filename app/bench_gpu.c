@@ -139,7 +139,7 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
             for (size_t i = 0; i < plane_area(b); i++)
                 b->floats[c][i] = (float)b->samples[c][i] * b->steps[0];
         double again = seconds_now();
-        if (gpu_inverse(gpu, inverse, b->count, reversible, b->count == 3, &error) != GJ2K_OK)
+        if (gpu_inverse(gpu, inverse, b->count, reversible, b->count == 3, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
         double end = seconds_now();
         if (middle - start < best_forward) {

@@ -173,47 +173,71 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
     return GJ2K_OK;
 }
 
-/* The second half of a tile (tile_decode_samples) on its own thread. */
+/* The second half of a tile (tile_decode_samples) on its own thread, which
+ * starts before the tile's Tier-1 (tile_decode_blocks) and waits for each
+ * plane in turn. The GPU stage takes one tile at a time, so each tile's
+ * thread first joins the one before it; joining the last joins them all. */
 typedef struct tile_pipeline {
     const tile_decode_settings *settings;
     gj2k_image *image;
-    tile_decoding *work;     /* the tile in flight, or NULL */
+    tile_decoding *work;
+    struct tile_pipeline *previous; /* joined first, then freed */
     pthread_t thread;
-    gj2k_status status;
+    bool threaded;
+    gj2k_status status;             /* the first failure of this tile or those before */
     gj2k_error error;
 } tile_pipeline;
 
-static void *run_tile_samples(void *argument)
+/* Waits for the tile and those before it; frees them all. */
+static gj2k_status pipeline_finish(tile_pipeline *p, gj2k_error *error)
 {
-    tile_pipeline *p = argument;
+    if (p == NULL)
+        return GJ2K_OK;
+    if (p->threaded)
+        pthread_join(p->thread, NULL);
+    gj2k_status status = p->status;
+    if (status != GJ2K_OK && error != NULL)
+        *error = p->error;
+    tile_decoding_free(p->work);
+    free(p);
+    return status;
+}
+
+static void pipeline_run(tile_pipeline *p)
+{
+    gj2k_error before = {0};
+    gj2k_status status = pipeline_finish(p->previous, &before);
+    p->previous = NULL;
+    if (status != GJ2K_OK) {
+        p->status = status;
+        p->error = before;
+        return;
+    }
     p->status = tile_decode_samples(p->work, p->settings, p->image, &p->error);
+}
+
+static void *pipeline_thread(void *argument)
+{
+    pipeline_run(argument);
     return NULL;
 }
 
-/* Waits for the tile in flight; its failure, if any, becomes the caller's. */
-static gj2k_status pipeline_finish(tile_pipeline *p, gj2k_error *error)
+/* Starts the second half of `work` after `previous` (may be NULL). Without
+ * a thread it runs at once here: the caller then calls tile_decode_blocks
+ * before (*out)->threaded says so, see decode_tiles. */
+static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_image *image,
+                                  tile_decoding *work, tile_pipeline *previous,
+                                  tile_pipeline **out, gj2k_error *error)
 {
-    if (p->work == NULL)
-        return GJ2K_OK;
-    pthread_join(p->thread, NULL);
-    tile_decoding_free(p->work);
-    p->work = NULL;
-    if (p->status != GJ2K_OK && error != NULL)
-        *error = p->error;
-    return p->status;
-}
-
-static gj2k_status pipeline_start(tile_pipeline *p, tile_decoding *work, gj2k_error *error)
-{
-    p->work = work;
-    p->status = GJ2K_OK;
-    p->error = (gj2k_error){0};
-    if (pthread_create(&p->thread, NULL, run_tile_samples, p) != 0) {
-        p->work = NULL; /* do it here instead */
-        gj2k_status status = tile_decode_samples(work, p->settings, p->image, error);
+    tile_pipeline *p = calloc(1, sizeof *p);
+    if (p == NULL) {
         tile_decoding_free(work);
-        return status;
+        *out = previous;
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    *p = (tile_pipeline){.settings = settings, .image = image, .work = work, .previous = previous};
+    p->threaded = pthread_create(&p->thread, NULL, pipeline_thread, p) == 0;
+    *out = p;
     return GJ2K_OK;
 }
 
@@ -223,6 +247,41 @@ static uint64_t image_samples(const gj2k_image *image)
     for (uint32_t c = 0; c < image->num_components; c++)
         samples += (uint64_t)image->components[c].width * image->components[c].height;
     return samples;
+}
+
+/* A bound on the samples of a tile-component of the decoded image (at the
+ * reduced resolution): what the GPU stage must hold at once. A tile spans
+ * at most min(XTsiz, Xsiz - XOsiz) of the grid, and a component's share of
+ * that, divided by dx 2^reduce, at most one more than the quotient. */
+static size_t largest_plane_area(const j2k_siz *siz, unsigned reduce)
+{
+    uint64_t span_x = siz->image_x1 - siz->image_x0, span_y = siz->image_y1 - siz->image_y0;
+    span_x = siz->tile_width < span_x ? siz->tile_width : span_x;
+    span_y = siz->tile_height < span_y ? siz->tile_height : span_y;
+    uint64_t scale = (uint64_t)1 << (reduce < 32 ? reduce : 32), largest = 0;
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        uint64_t w = span_x / (siz->components[c].dx * scale) + 1;
+        uint64_t h = span_y / (siz->components[c].dy * scale) + 1;
+        largest = w * h > largest ? w * h : largest;
+    }
+    return largest > SIZE_MAX ? SIZE_MAX : (size_t)largest;
+}
+
+/* The GPU takes the whole image or none of it: its memory is reserved for
+ * the largest tile-component before the first tile (tiles then run on it
+ * while the next tile's Tier-1 asks gpu_stage_fits), and without room for
+ * it every tile runs on the CPU. */
+static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_settings *settings)
+{
+    if (settings->gpu == NULL)
+        return;
+    size_t largest = largest_plane_area(&cs->siz, reduce);
+    gj2k_error ignored = {0};
+    if (!gpu_stage_fits(settings->gpu, largest) ||
+        gpu_stage_reserve(settings->gpu, largest, &ignored) != GJ2K_OK) {
+        gpu_stage_destroy(settings->gpu);
+        settings->gpu = NULL;
+    }
 }
 
 /* Decodes every tile that meets `area`. */
@@ -236,7 +295,8 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
                                      .warning_user = options->warning_user};
     gj2k_status status = gpu_stage_open(options->device, image_samples(image), &settings.gpu,
                                         error);
-    tile_pipeline pipeline = {.settings = &settings, .image = image};
+    reserve_gpu(cs, options->reduce, &settings);
+    tile_pipeline *pipeline = NULL; /* the last tile started */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)
             continue;
@@ -257,19 +317,25 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
             status = tile_decode(cs, data, t, &settings, image, error);
             continue;
         }
-        /* GPU: this tile's code-blocks while the GPU finishes the last one. */
+        /* GPU: this tile's code-blocks while the GPU finishes the last tile
+         * and starts on this one's planes as they come. */
         tile_decoding *work = NULL;
-        status = tile_decode_coefficients(cs, data, t, &settings, image, &work, error);
-        gj2k_status finished = pipeline_finish(&pipeline, error);
-        status = status != GJ2K_OK ? status : finished;
+        status = tile_decode_begin(cs, data, t, &settings, image, &work, error);
         if (status == GJ2K_OK)
-            status = pipeline_start(&pipeline, work, error);
-        else
-            tile_decoding_free(work);
+            status = pipeline_start(&settings, image, work, pipeline, &pipeline, error);
+        if (status == GJ2K_OK) {
+            status = tile_decode_blocks(work, &settings, error);
+            if (!pipeline->threaded) /* no thread: the second half here, now */
+                pipeline_run(pipeline);
+        }
     }
-    gj2k_status finished = pipeline_finish(&pipeline, error);
-    if (status == GJ2K_OK)
+    gj2k_error finish_error = {0};
+    gj2k_status finished = pipeline_finish(pipeline, &finish_error);
+    if (status == GJ2K_OK && finished != GJ2K_OK) {
         status = finished;
+        if (error != NULL)
+            *error = finish_error;
+    }
     gpu_stage_destroy(settings.gpu);
     return status;
 }

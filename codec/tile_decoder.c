@@ -2,6 +2,7 @@
 #include "tile_decoder.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +39,49 @@ typedef struct tile_plane {
     float half_steps[J2K_MAX_SUBBANDS];
 } tile_plane;
 
+/* Which planes have all their code-blocks decoded: Tier-1 counts them down
+ * and the second half of the tile (on another thread, for the GPU) waits
+ * for each plane in turn, so the GPU can start on a plane while Tier-1 is
+ * still on the next. */
+typedef struct plane_readiness {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    size_t *remaining;     /* code-blocks still to decode, per plane */
+    bool failed;           /* Tier-1 gave up: no plane will come */
+} plane_readiness;
+
+static void readiness_block_done(plane_readiness *r, uint32_t plane)
+{
+    pthread_mutex_lock(&r->lock);
+    if (--r->remaining[plane] == 0)
+        pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void readiness_fail(plane_readiness *r)
+{
+    pthread_mutex_lock(&r->lock);
+    r->failed = true;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Waits for one plane's code-blocks; false when they will never come. */
+static bool readiness_wait(plane_readiness *r, uint32_t plane)
+{
+    pthread_mutex_lock(&r->lock);
+    while (r->remaining[plane] != 0 && !r->failed)
+        pthread_cond_wait(&r->changed, &r->lock);
+    bool ready = r->remaining[plane] == 0;
+    pthread_mutex_unlock(&r->lock);
+    return ready;
+}
+
 /* What the code-block workers share. */
 typedef struct block_work {
     const tier2_block *blocks;
     tile_plane *planes;
+    plane_readiness *readiness;
     unsigned reduce;
     tier1_workspace **workspaces;  /* one per worker */
     int32_t **coefficients;        /* TIER1_MAX_SAMPLES per worker */
@@ -127,9 +167,8 @@ static bool block_is_needed(const tier2_block *b, const tile_plane *plane, unsig
                               plane->wanted.y1);
 }
 
-static gj2k_status decode_block(void *context, size_t index, unsigned worker)
+static gj2k_status decode_block_data(block_work *work, size_t index, unsigned worker)
 {
-    block_work *work = context;
     const tier2_block *b = &work->blocks[index];
     uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
     if (width == 0 || height == 0 || b->num_planes == 0 || b->num_segments == 0)
@@ -153,6 +192,15 @@ static gj2k_status decode_block(void *context, size_t index, unsigned worker)
     dequantize_block(b, &work->planes[b->component], work->reduce, work->coefficients[worker],
                      work->lowest_planes[worker]);
     return GJ2K_OK;
+}
+
+static gj2k_status decode_block(void *context, size_t index, unsigned worker)
+{
+    block_work *work = context;
+    gj2k_status status = decode_block_data(work, index, worker);
+    if (status == GJ2K_OK)
+        readiness_block_done(work->readiness, work->blocks[index].component);
+    return status;
 }
 
 static gj2k_status inverse_transform_plane(void *context, size_t index, unsigned worker)
@@ -199,8 +247,19 @@ static void inverse_component_transform(tile_plane *planes)
 /* The inverse DWT, component transform and level shift of the tile on the
  * GPU (gpu_stage.h), the same bits as the CPU's: components 0..2 together
  * when they take the component transform, the others one by one. */
+typedef struct plane_wait {
+    plane_readiness *readiness;
+    uint32_t first;        /* the plane gpu_inverse calls 0 */
+} plane_wait;
+
+static bool wait_for_plane(void *user, uint32_t plane)
+{
+    plane_wait *w = user;
+    return readiness_wait(w->readiness, w->first + plane);
+}
+
 static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n, bool mct,
-                                  gj2k_error *error)
+                                  plane_readiness *readiness, gj2k_error *error)
 {
     gj2k_status status = GJ2K_OK;
     for (uint32_t c = 0; c < n && status == GJ2K_OK;) {
@@ -218,7 +277,9 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
                                           .half_steps = p->halves ? p->half_steps : NULL,
                                           .output = p->packed, .output_bytes = p->packed_bytes};
         }
-        status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, error);
+        plane_wait wait = {readiness, c};
+        status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, wait_for_plane,
+                             &wait, error);
         c += group;
     }
     return status;
@@ -344,13 +405,14 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
 
 /* Tier-1 on every code-block, on all threads. */
 static gj2k_status decode_blocks(const tier2_block *blocks, size_t count, tile_plane *planes,
-                                 const tile_decode_settings *settings, uint32_t tile_index,
-                                 gj2k_error *error)
+                                 plane_readiness *readiness, const tile_decode_settings *settings,
+                                 uint32_t tile_index, gj2k_error *error)
 {
     unsigned threads = parallel_thread_count(settings->threads);
     if ((size_t)threads > count)
         threads = count ? (unsigned)count : 1;
-    block_work work = {.blocks = blocks, .planes = planes, .reduce = settings->reduce};
+    block_work work = {.blocks = blocks, .planes = planes, .readiness = readiness,
+                       .reduce = settings->reduce};
     atomic_init(&work.damaged_blocks, 0);
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.coefficients = calloc(threads, sizeof *work.coefficients);
@@ -442,12 +504,20 @@ struct tile_decoding {
     uint32_t num_planes;
     tile_plane *planes;
     tier2_block *blocks;
+    size_t num_blocks;
+    plane_readiness readiness;
+    bool has_readiness;
 };
 
 void tile_decoding_free(tile_decoding *work)
 {
     if (work == NULL)
         return;
+    if (work->has_readiness) {
+        pthread_mutex_destroy(&work->readiness.lock);
+        pthread_cond_destroy(&work->readiness.changed);
+    }
+    free(work->readiness.remaining);
     free(work->blocks);
     for (uint32_t c = 0; work->planes != NULL && c < work->num_planes; c++) {
         if (work->planes[c].has_structure)
@@ -460,10 +530,28 @@ void tile_decoding_free(tile_decoding *work)
     free(work);
 }
 
-gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
-                                     uint32_t tile_index, const tile_decode_settings *settings,
-                                     const gj2k_image *image, tile_decoding **out,
-                                     gj2k_error *error)
+/* Counts each plane's code-blocks for the readiness. */
+static gj2k_status readiness_init(tile_decoding *work, gj2k_error *error)
+{
+    plane_readiness *r = &work->readiness;
+    r->remaining = calloc(work->num_planes, sizeof *r->remaining);
+    if (r->remaining == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < work->num_blocks; i++)
+        r->remaining[work->blocks[i].component]++;
+    if (pthread_mutex_init(&r->lock, NULL) != 0)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot create a lock");
+    if (pthread_cond_init(&r->changed, NULL) != 0) {
+        pthread_mutex_destroy(&r->lock);
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot create a condition");
+    }
+    work->has_readiness = true;
+    return GJ2K_OK;
+}
+
+gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *data,
+                              uint32_t tile_index, const tile_decode_settings *settings,
+                              const gj2k_image *image, tile_decoding **out, gj2k_error *error)
 {
     *out = NULL;
     uint32_t n = codestream->siz.num_components;
@@ -475,7 +563,6 @@ gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uin
     }
     work->tile_index = tile_index;
     work->num_planes = n;
-    size_t count = 0;
     gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
                                         work->planes, error);
     if (status == GJ2K_OK && settings->gpu != NULL && fits_gpu(settings->gpu, work->planes, n)) {
@@ -484,9 +571,9 @@ gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uin
     }
     if (status == GJ2K_OK)
         status = read_packets(codestream, data, tile, tile_index, work->planes, settings,
-                              &work->blocks, &count, error);
+                              &work->blocks, &work->num_blocks, error);
     if (status == GJ2K_OK)
-        status = decode_blocks(work->blocks, count, work->planes, settings, tile_index, error);
+        status = readiness_init(work, error);
     if (status != GJ2K_OK) {
         if (error != NULL && error->status == GJ2K_OK)
             gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
@@ -495,6 +582,30 @@ gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uin
     }
     *out = work;
     return GJ2K_OK;
+}
+
+gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *settings,
+                               gj2k_error *error)
+{
+    gj2k_status status = decode_blocks(work->blocks, work->num_blocks, work->planes,
+                                       &work->readiness, settings, work->tile_index, error);
+    if (status != GJ2K_OK)
+        readiness_fail(&work->readiness);
+    return status;
+}
+
+gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
+                                     uint32_t tile_index, const tile_decode_settings *settings,
+                                     const gj2k_image *image, tile_decoding **out,
+                                     gj2k_error *error)
+{
+    gj2k_status status = tile_decode_begin(codestream, data, tile_index, settings, image, out,
+                                           error);
+    if (status == GJ2K_OK && (status = tile_decode_blocks(*out, settings, error)) != GJ2K_OK) {
+        tile_decoding_free(*out);
+        *out = NULL;
+    }
+    return status;
 }
 
 gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
@@ -506,7 +617,11 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     bool mct = uses_component_transform(planes, n, settings, tile_index);
     bool on_gpu = work->on_gpu && settings->gpu != NULL;
     if (on_gpu)
-        status = inverse_on_gpu(settings->gpu, planes, n, mct, error);
+        status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->readiness, error);
+    for (uint32_t c = 0; status == GJ2K_OK && !on_gpu && c < n; c++)
+        if (!readiness_wait(&work->readiness, c))
+            status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                               "tile %u: its code-blocks failed", tile_index);
     if (status == GJ2K_OK && !on_gpu)
         status = parallel_for(n, settings->threads, inverse_transform_plane, planes);
     if (status == GJ2K_OK && !on_gpu) {

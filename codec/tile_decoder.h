@@ -33,12 +33,23 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
  * transform and level shift into the image. Tiles cover disjoint parts of
  * the image, so the second half of one tile may run on another thread
  * while the first half of the next runs; the GPU stage takes one tile at a
- * time. */
+ * time.
+ *
+ * The first half comes in two steps too: tile_decode_begin (Tier-2) and
+ * tile_decode_blocks (Tier-1 and dequantization). The second half may start
+ * on its own thread between them: it waits for each plane's code-blocks
+ * (and fails if tile_decode_blocks does), so on the GPU a tile's planes
+ * overlap its own Tier-1 as well. */
 typedef struct tile_decoding tile_decoding;
 gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
                                      uint32_t tile_index, const tile_decode_settings *settings,
                                      const gj2k_image *image, tile_decoding **out,
                                      gj2k_error *error);
+gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *data,
+                              uint32_t tile_index, const tile_decode_settings *settings,
+                              const gj2k_image *image, tile_decoding **out, gj2k_error *error);
+gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *settings,
+                               gj2k_error *error);
 gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
                                 gj2k_image *image, gj2k_error *error);
 void tile_decoding_free(tile_decoding *work);

@@ -76,6 +76,10 @@ void gpu_stage_destroy(gpu_stage *stage);
 /* Whether a tile whose largest tile-component has `largest_area` samples
  * fits in the device memory the stage holds or can still get. */
 bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
+/* Takes the device memory for tile-components of up to `largest_area`
+ * samples now, so that later tiles never reallocate: gpu_stage_fits may then
+ * be asked from one thread while another runs a tile. */
+gj2k_status gpu_stage_reserve(gpu_stage *stage, size_t largest_area, gj2k_error *error);
 
 /* Output rows a warp gives in the level kernels (Y of the register-based
  * strategy): an even number up to 1024, or 0 (the default) to choose by
@@ -116,8 +120,16 @@ typedef void (*gpu_plane_done_fn)(void *user, uint32_t plane);
 gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t count,
                         bool reversible, bool mct, gpu_plane_done_fn done, void *done_user,
                         gj2k_error *error);
-/* The inverse path of one tile's planes. */
+/* Asked, in order, to wait until plane `plane`'s coefficients are in host
+ * memory; false gives up (the CPU side failed). */
+typedef bool (*gpu_plane_wait_fn)(void *user, uint32_t plane);
+
+/* The inverse path of one tile's planes. `wait` (may be NULL) is asked
+ * before each plane is read, so that the GPU can start on a plane while
+ * Tier-1 is still decoding the next; when it gives up, gpu_inverse fails
+ * with GJ2K_ERROR_INVALID_ARGUMENT. */
 gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t count,
-                        bool reversible, bool mct, gj2k_error *error);
+                        bool reversible, bool mct, gpu_plane_wait_fn wait, void *wait_user,
+                        gj2k_error *error);
 
 #endif

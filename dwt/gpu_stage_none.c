@@ -17,6 +17,12 @@ bool gpu_stage_fits(gpu_stage *stage, size_t largest_area)
     return false;
 }
 
+gj2k_status gpu_stage_reserve(gpu_stage *stage, size_t largest_area, gj2k_error *error)
+{
+    (void)stage, (void)largest_area;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
+}
+
 int gpu_stage_set_rows(gpu_stage *stage, int rows)
 {
     (void)stage, (void)rows;
@@ -59,8 +65,9 @@ gj2k_status gpu_forward(gpu_stage *stage, gpu_forward_plane *planes, uint32_t co
 }
 
 gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t count,
-                        bool reversible, bool mct, gj2k_error *error)
+                        bool reversible, bool mct, gpu_plane_wait_fn wait, void *wait_user,
+                        gj2k_error *error)
 {
-    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct;
+    (void)stage, (void)planes, (void)count, (void)reversible, (void)mct, (void)wait, (void)wait_user;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }

@@ -563,6 +563,11 @@ extern "C" bool gpu_stage_fits(gpu_stage *g, size_t largest_area)
     return bytes_for(largest_area) <= free_bytes + bytes_for(g->capacity);
 }
 
+extern "C" gj2k_status gpu_stage_reserve(gpu_stage *g, size_t largest_area, gj2k_error *error)
+{
+    return ensure_capacity(g, largest_area > 0 ? largest_area : 1, error);
+}
+
 /* Makes room for the largest of the planes. */
 template <typename Plane>
 static gj2k_status reserve_for(gpu_stage *g, const Plane *planes, uint32_t count, gj2k_error *error)
@@ -826,18 +831,37 @@ static gj2k_status download_samples(gpu_stage *g, gpu_inverse_plane *p,
 /* Planes 0..2 go back through their levels, then the inverse RCT/ICT and
  * the level shift together (with mct); every other plane alone, its last
  * level writing the samples (no separate pass) unless it has no level. */
+static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t plane,
+                                  gj2k_error *error)
+{
+    if (wait == nullptr || wait(user, plane))
+        return GJ2K_OK;
+    if (error != nullptr) {
+        error->status = GJ2K_ERROR_INVALID_ARGUMENT;
+        std::snprintf(error->message, sizeof error->message,
+                      "GPU: plane %u never came (its code-blocks failed)", plane);
+    }
+    return GJ2K_ERROR_INVALID_ARGUMENT;
+}
+
 extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint32_t count,
-                                   bool reversible, bool mct, gj2k_error *error)
+                                   bool reversible, bool mct, gpu_plane_wait_fn wait,
+                                   void *wait_user, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
         size_t n = rect_area(planes[c].rect);
         if (n == 0) {
+            for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
+                status = wait_for_plane(wait, wait_user, c + k, error);
             c += group;
             continue;
         }
         if (group == 1 && planes[c].levels > 0) {
+            status = wait_for_plane(wait, wait_user, c, error);
+            if (status != GJ2K_OK)
+                break;
             dwt_levels::SamplesOut last = samples_out(g, &planes[c]);
             status = inverse_plane(g, &planes[c], reversible, g->planes[0], last, error);
             if (status == GJ2K_OK)
@@ -845,9 +869,12 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             c++;
             continue;
         }
-        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
-            status = inverse_plane(g, &planes[c + k], reversible, g->planes[k],
-                                   dwt_levels::SamplesOut{}, error);
+        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
+            status = wait_for_plane(wait, wait_user, c + k, error);
+            if (status == GJ2K_OK)
+                status = inverse_plane(g, &planes[c + k], reversible, g->planes[k],
+                                       dwt_levels::SamplesOut{}, error);
+        }
         if (status == GJ2K_OK && group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, false, error);

@@ -27,6 +27,9 @@ if [ "${1:-}" = quick ]; then
   build/gpu/tests/gpu/test_gpu_stage 2>&1 | tail -15 | tee "$logs/test-gpu.txt"
   rc=${PIPESTATUS[0]}
   build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
+  for f in .bench/*.j2k .bench/*.j2c; do
+    [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; rc=$((rc | PIPESTATUS[0])); }
+  done
   exit "$rc"
 fi
 
@@ -56,6 +59,10 @@ fi
 step "benchmarks"
 build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
+# Decoding from memory, CPU against GPU (the pipeline over planes and tiles).
+for f in .bench/*.j2k .bench/*.j2c; do
+  [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; tests_rc=$((tests_rc | PIPESTATUS[0])); }
+done
 
 # Side by side with OpenJPEG and Grok when they were carried along
 # (../shared/tools/peers.sh .peers; JPEG 2000 files to decode in .bench/).

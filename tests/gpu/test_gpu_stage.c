@@ -271,7 +271,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
             CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
     }
     gj2k_error error = {0};
-    gj2k_status status = gpu_inverse(gpu, jobs, count, reversible, mct, &error);
+    gj2k_status status = gpu_inverse(gpu, jobs, count, reversible, mct, NULL, NULL, &error);
     if (status != GJ2K_OK)
         printf("%s: %s\n", label, error.message);
     CHECK(status == GJ2K_OK);
