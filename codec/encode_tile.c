@@ -24,6 +24,10 @@ typedef struct forward_plane {
     uint8_t *fractions;      /* 9/7 path: |a| / Delta - |q| in 1/256, for rate control */
     void *packed;            /* GPU path: the samples at storage width, packed_bytes each */
     unsigned packed_bytes;
+    /* GPU path: integers and fractions hold the coefficients code-block by
+     * code-block (codeblock_layout.h), each block contiguous. */
+    bool blocks;
+    codeblock_layout_band layout[J2K_MAX_SUBBANDS];
 } forward_plane;
 
 static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
@@ -178,7 +182,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         return GJ2K_ERROR_DEVICE;
     dwt_band band = eb->subband_index == 0 ? DWT_BAND_LL
                                            : (dwt_band)((eb->subband_index - 1) % 3 + 1);
-    size_t stride = plane->rect.x1 - plane->rect.x0;
+    size_t stride = plane->blocks ? width : plane->rect.x1 - plane->rect.x0;
     const int32_t *origin = work->origins[index];
     const uint8_t *fractions =
         plane->fractions ? plane->fractions + (origin - plane->integers) : NULL;
@@ -243,9 +247,12 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
                         eb->block = cb;
                         eb->component = c;
                         eb->subband_index = band->subband_index;
-                        (*origins)[n++] = planes[c].integers +
-                                          (size_t)(py + cb->rect.y0 - band->rect.y0) * stride +
-                                          (px + cb->rect.x0 - band->rect.x0);
+                        size_t at = (size_t)(py + cb->rect.y0 - band->rect.y0) * stride +
+                                    (px + cb->rect.x0 - band->rect.x0);
+                        if (planes[c].blocks)
+                            at = codeblock_layout_offset(&planes[c].layout[band->subband_index],
+                                                         cb->rect.x0, cb->rect.y0);
+                        (*origins)[n++] = planes[c].integers + at;
                     }
                 }
         }
@@ -289,6 +296,27 @@ static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forw
     return GJ2K_OK;
 }
 
+/* Where each subband's code-blocks go in the GPU's output: the bands in
+ * subband order, each code-block by code-block (codeblock_layout.h). */
+static void plan_codeblock_layout(forward_plane *plane, const tile_component *tc)
+{
+    for (unsigned r = 0; r < tc->num_resolutions; r++)
+        for (unsigned b = 0; b < tc->resolutions[r].num_bands; b++) {
+            const tile_band *band = &tc->resolutions[r].bands[b];
+            plane->layout[band->subband_index] = (codeblock_layout_band){
+                .x0 = band->rect.x0, .y0 = band->rect.y0, .x1 = band->rect.x1, .y1 = band->rect.y1,
+                .width_log2 = band->codeblock_width_log2,
+                .height_log2 = band->codeblock_height_log2};
+        }
+    size_t base = 0;
+    for (unsigned s = 0; s < 3 * (tc->num_resolutions - 1) + 1; s++) {
+        codeblock_layout_band *l = &plane->layout[s];
+        l->base = base;
+        base += (size_t)(l->x1 - l->x0) * (l->y1 - l->y0);
+    }
+    plane->blocks = true;
+}
+
 /* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
 static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, forward_plane *planes,
                                     uint32_t n, plane_readiness *readiness, gj2k_error *error)
@@ -315,7 +343,8 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
                                       .input_bytes = planes[c].packed_bytes,
                                       .output = planes[c].integers,
                                       .fractions = planes[c].fractions,
-                                      .steps = steps + (size_t)c * J2K_MAX_SUBBANDS};
+                                      .steps = steps + (size_t)c * J2K_MAX_SUBBANDS,
+                                      .layout = planes[c].layout};
     }
     if (status == GJ2K_OK)
         status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, plane_arrived,
@@ -427,6 +456,8 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     if (on_gpu != NULL)
         *on_gpu = use_gpu;
     if (status == GJ2K_OK && use_gpu) {
+        for (uint32_t c = 0; c < n; c++)
+            plan_codeblock_layout(&planes[c], &out->components[c]);
         status = list_blocks(out, planes, &origins, error);
         if (status == GJ2K_OK)
             status = transform_and_code_on_gpu(plan, gpu, out, planes, origins, error);

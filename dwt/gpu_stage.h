@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codeblock_layout.h"
 #include "dwt.h"
 #include "gj2k.h"
 
@@ -39,6 +40,9 @@ typedef struct gpu_forward_plane {
     int32_t *output;        /* 5/3 coefficients or 9/7 indices */
     uint8_t *fractions;     /* 9/7 out: |a| / Delta - |q| in 1/256 (as encode_tile makes them) */
     const float *steps;     /* 9/7: Delta of each subband, LL first (QCD order) */
+    const codeblock_layout_band *layout; /* each subband's code-blocks (QCD order), laid out in
+                                            output and fractions as Tier-1 takes them; NULL:
+                                            the Mallat layout of dwt.h */
 } gpu_forward_plane;
 
 /* The narrowest width gpu_forward takes samples of `precision` bits in:

@@ -17,6 +17,10 @@
 
 #include <cstdint>
 
+extern "C" {
+#include "codeblock_layout.h"
+}
+
 namespace dwt_levels {
 
 constexpr int kWarpsPerBlock = 4;
@@ -386,9 +390,10 @@ __device__ __forceinline__ Block block_of(Area a, int rows)
     return b;
 }
 
-/* Where a level's outputs go: LL compact into `ll`; HL, LH, HH into the
- * Mallat buffer `bands` (5/3), or quantized into `indices` and
- * `fractions` (9/7), both with `stride`. */
+/* Where a level's outputs go: LL compact into `ll`; HL, LH, HH into
+ * `bands` (5/3), or quantized into `indices` and `fractions` (9/7): code-
+ * block by code-block (`blocks`: `layout`, by band) or in the Mallat layout
+ * with `stride`. */
 struct ForwardOut {
     void *ll;
     size_t ll_stride;
@@ -397,11 +402,12 @@ struct ForwardOut {
     uint8_t *fractions;
     size_t stride;
     float delta[4]; /* per band (HL, LH, HH at 1..3) */
+    codeblock_layout_band layout[4];
 };
 
 /* Forward level (2D_SD, F.4.2: columns, then rows): reads `in` (`rows`
  * must be even: the output rows each warp gives). */
-template <int Wavelet, int InBytes, bool InSigned>
+template <int Wavelet, int InBytes, bool InSigned, bool Blocks>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigned>::type *__restrict__ in,
               int64_t offset, size_t in_stride, Area a, ForwardOut out, int rows)
@@ -460,18 +466,23 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
             if (yy < a.y0 || yy >= a.y1)
                 continue;
             size_t oy = part ? lh + (size_t)(yy / 2 - a.y0 / 2) : (size_t)(yy / 2 - (a.y0 + 1) / 2);
+            /* Band coordinates: column 2u (low) or 2u + 1 (high) is u; rows likewise. */
+            uint32_t u = (uint32_t)(xe / 2), v = (uint32_t)(yy / 2);
             if (low_in) {
                 if (!part) { /* LL */
                     ((T *)out.ll)[oy * out.ll_stride + low_x] = e;
-                } else if (Reversible) { /* LH */
-                    ((T *)out.bands)[oy * out.stride + low_x] = e;
-                } else {
-                    size_t at = oy * out.stride + low_x;
-                    quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
+                } else { /* LH */
+                    size_t at = Blocks ? codeblock_layout_offset(&out.layout[2], u, v)
+                                       : oy * out.stride + low_x;
+                    if (Reversible)
+                        ((T *)out.bands)[at] = e;
+                    else
+                        quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
                 }
             }
             if (high_in) { /* HL or HH */
-                size_t at = oy * out.stride + high_x;
+                size_t at = Blocks ? codeblock_layout_offset(&out.layout[part ? 3 : 1], u, v)
+                                   : oy * out.stride + high_x;
                 if (Reversible)
                     ((T *)out.bands)[at] = o;
                 else

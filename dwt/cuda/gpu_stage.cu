@@ -235,18 +235,26 @@ static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *er
 
 static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
 
-/* The final LL band (compact, `w` x `h`) into the top-left of the output:
- * copied (5/3) or quantized (9/7). */
-__global__ void quantize_compact(const float *from, size_t from_stride, int32_t *q,
-                                 uint8_t *fractions, size_t stride, uint32_t w, uint32_t h,
-                                 float delta)
+/* The final LL band (compact, `w` x `h`, its first coefficient at band
+ * coordinates x0, y0) into its place: code-block by code-block when
+ * `blocks`, else the top-left of the Mallat layout; copied (5/3, into
+ * `bands`) or quantized (9/7, into q and fractions). */
+template <typename T>
+__global__ void place_ll(const T *from, size_t from_stride, uint32_t w, uint32_t h, bool blocks,
+                         codeblock_layout_band layout, size_t stride, T *bands, int32_t *q,
+                         uint8_t *fractions, float delta)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= (size_t)w * h)
         return;
     size_t x = k % w, y = k / w;
-    size_t at = y * stride + x;
-    dwt_levels::quantize_store(from[y * from_stride + x], delta, &q[at], &fractions[at]);
+    size_t at = blocks ? codeblock_layout_offset(&layout, layout.x0 + (uint32_t)x, layout.y0 + (uint32_t)y)
+                       : y * stride + x;
+    T v = from[y * from_stride + x];
+    if (q == nullptr)
+        bands[at] = v;
+    else
+        dwt_levels::quantize_store((float)v, delta, &q[at], &fractions[at]);
 }
 
 static dwt_levels::Area area_of(dwt_rect r) { return dwt_levels::Area{r.x0, r.y0, r.x1, r.y1}; }
@@ -272,7 +280,7 @@ static int rows_for(const gpu_stage *g, dwt_levels::Area a, int halo)
 
 /* A level's kernel for the way its input arrives: the filter's type
  * (bytes 0) or samples at their storage width. */
-template <int Wavelet>
+template <int Wavelet, bool Blocks>
 static void launch_forward_level_as(gpu_stage *g, const typename dwt_levels::Filter<Wavelet>::T *in,
                                     const dwt_levels::SamplesIn &samples, size_t stride,
                                     dwt_levels::Area a, const dwt_levels::ForwardOut &out)
@@ -284,22 +292,22 @@ static void launch_forward_level_as(gpu_stage *g, const typename dwt_levels::Fil
     const void *data = samples.data;
     int64_t offset = samples.offset;
     if (samples.bytes == 1 && samples.is_signed)
-        dwt_levels::forward_level<Wavelet, 1, true><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 1, true, Blocks><<<grid, threads, 0, g->stream>>>(
             (const int8_t *)data, offset, stride, a, out, rows);
     else if (samples.bytes == 1)
-        dwt_levels::forward_level<Wavelet, 1, false><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 1, false, Blocks><<<grid, threads, 0, g->stream>>>(
             (const uint8_t *)data, offset, stride, a, out, rows);
     else if (samples.bytes == 2 && samples.is_signed)
-        dwt_levels::forward_level<Wavelet, 2, true><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 2, true, Blocks><<<grid, threads, 0, g->stream>>>(
             (const int16_t *)data, offset, stride, a, out, rows);
     else if (samples.bytes == 2)
-        dwt_levels::forward_level<Wavelet, 2, false><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 2, false, Blocks><<<grid, threads, 0, g->stream>>>(
             (const uint16_t *)data, offset, stride, a, out, rows);
     else if (samples.bytes == 4)
-        dwt_levels::forward_level<Wavelet, 4, false><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 4, false, Blocks><<<grid, threads, 0, g->stream>>>(
             (const int32_t *)data, offset, stride, a, out, rows);
     else
-        dwt_levels::forward_level<Wavelet, 0, false><<<grid, threads, 0, g->stream>>>(
+        dwt_levels::forward_level<Wavelet, 0, false, Blocks><<<grid, threads, 0, g->stream>>>(
             in, 0, stride, a, out, rows);
 }
 
@@ -312,17 +320,32 @@ static bool narrow_53_holds(unsigned bytes, unsigned levels)
     return (bytes == 1 || bytes == 2) && 8 * bytes + 2 * levels <= 28;
 }
 
+template <bool Blocks>
+static void launch_forward_level_with(gpu_stage *g, bool reversible, bool narrow, const void *in,
+                                      const dwt_levels::SamplesIn &samples, size_t stride,
+                                      dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+{
+    if (!reversible)
+        launch_forward_level_as<dwt_levels::k97, Blocks>(g, (const float *)in, samples, stride, a, out);
+    else if (narrow)
+        launch_forward_level_as<dwt_levels::k53Narrow, Blocks>(g, (const int32_t *)in, samples,
+                                                               stride, a, out);
+    else
+        launch_forward_level_as<dwt_levels::k53, Blocks>(g, (const int32_t *)in, samples, stride,
+                                                         a, out);
+}
+
+/* The kernel for the filter, its arithmetic and the output layout. */
 template <bool Reversible>
 static void launch_forward_level(gpu_stage *g, const typename FilterOf<Reversible>::T *in,
                                  const dwt_levels::SamplesIn &samples, size_t stride,
-                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out, bool narrow)
+                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out, bool narrow,
+                                 bool blocks)
 {
-    if (!Reversible)
-        launch_forward_level_as<dwt_levels::k97>(g, (const float *)in, samples, stride, a, out);
-    else if (narrow)
-        launch_forward_level_as<dwt_levels::k53Narrow>(g, (const int32_t *)in, samples, stride, a, out);
+    if (blocks)
+        launch_forward_level_with<true>(g, Reversible, narrow, in, samples, stride, a, out);
     else
-        launch_forward_level_as<dwt_levels::k53>(g, (const int32_t *)in, samples, stride, a, out);
+        launch_forward_level_with<false>(g, Reversible, narrow, in, samples, stride, a, out);
 }
 
 /* A level's kernel for the way its output leaves: the filter's type into
@@ -393,7 +416,8 @@ static size_t padded_stride(const gpu_stage *g, uint32_t w, uint32_t h)
  * `indices`/`fractions`; `scratch` holds two LL buffers. */
 template <bool Reversible>
 static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels::SamplesIn &first,
-                                  dwt_rect tile, unsigned levels, const float *steps, void *bands,
+                                  dwt_rect tile, unsigned levels, const float *steps,
+                                  const codeblock_layout_band *layout, void *bands,
                                   int32_t *indices, uint8_t *fractions, void *scratch[2],
                                   bool narrow, gj2k_error *error)
 {
@@ -416,10 +440,15 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
         out.indices = indices;
         out.fractions = fractions;
         out.stride = stride;
-        for (int band = 1; band <= 3; band++)
-            out.delta[band] = Reversible ? 1.0f : steps[1 + 3 * (levels - level) + (band - 1)];
+        for (int band = 1; band <= 3; band++) {
+            unsigned s = 1 + 3 * (levels - level) + (band - 1);
+            out.delta[band] = Reversible ? 1.0f : steps[s];
+            if (layout != nullptr)
+                out.layout[band] = layout[s];
+        }
         dwt_levels::SamplesIn samples = level == 1 ? first : dwt_levels::SamplesIn{};
-        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out, narrow);
+        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out, narrow,
+                                         layout != nullptr);
         GPU_LAUNCHED("forward level");
         current = (const T *)out.ll;
         current_stride = out.ll_stride;
@@ -428,14 +457,16 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
     uint32_t w = last.x1 > last.x0 ? last.x1 - last.x0 : 0, h = last.y1 > last.y0 ? last.y1 - last.y0 : 0;
     if ((size_t)w * h == 0)
         return GJ2K_OK;
-    if (Reversible) {
+    if (Reversible && layout == nullptr) {
         GPU_CHECK(cudaMemcpy2DAsync(bands, stride * sizeof(T), current, current_stride * sizeof(T),
                                     w * sizeof(T), h, cudaMemcpyDeviceToDevice, g->stream), "copy LL");
-    } else {
-        quantize_compact<<<blocks_for((size_t)w * h), kThreads, 0, g->stream>>>(
-            (const float *)current, current_stride, indices, fractions, stride, w, h, steps[0]);
-        GPU_LAUNCHED("quantize LL");
+        return GJ2K_OK;
     }
+    codeblock_layout_band ll = layout != nullptr ? layout[0] : codeblock_layout_band{};
+    place_ll<T><<<blocks_for((size_t)w * h), kThreads, 0, g->stream>>>(
+        current, current_stride, w, h, layout != nullptr, ll, stride, (T *)bands,
+        Reversible ? nullptr : indices, fractions, Reversible ? 1.0f : steps[0]);
+    GPU_LAUNCHED("place LL");
     return GJ2K_OK;
 }
 
@@ -722,11 +753,12 @@ static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool revers
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
-        reversible ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, g->work[0],
-                                          nullptr, nullptr, scratch,
+        reversible ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, p->layout,
+                                          g->work[0], nullptr, nullptr, scratch,
                                           narrow_53_holds(p->input_bytes, p->levels), error)
-                   : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, nullptr,
-                                           (int32_t *)g->indices, g->fractions, scratch, false, error);
+                   : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, p->layout,
+                                           nullptr, (int32_t *)g->indices, g->fractions, scratch,
+                                           false, error);
     phase_end(g);
     if (status != GJ2K_OK)
         return status;

@@ -107,6 +107,57 @@ static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsi
     }
 }
 
+/* Subband s of a plane of `levels` levels: its level and orientation. */
+static void subband_of(unsigned s, unsigned levels, unsigned *level, dwt_band *band)
+{
+    *level = s == 0 ? levels : levels - (s - 1) / 3;
+    *band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+}
+
+/* A code-block layout with random code-block sizes (2^1..2^6) per band. */
+static void random_layout(codeblock_layout_band *layout, dwt_rect r, unsigned levels)
+{
+    size_t base = 0;
+    for (unsigned s = 0; s < 3 * levels + 1; s++) {
+        unsigned level;
+        dwt_band band;
+        subband_of(s, levels, &level, &band);
+        dwt_rect b = dwt_band_rect(r, level, band);
+        layout[s] = (codeblock_layout_band){.x0 = b.x0, .y0 = b.y0, .x1 = b.x1, .y1 = b.y1,
+                                            .width_log2 = (uint8_t)test_random_range(1, 6),
+                                            .height_log2 = (uint8_t)test_random_range(1, 6),
+                                            .base = base};
+        base += (size_t)(b.x1 - b.x0) * (b.y1 - b.y0);
+    }
+}
+
+/* The Mallat layout's coefficients (and fractions) moved into `layout`. */
+static void reorder_to_layout(int32_t *values, uint8_t *fractions, dwt_rect r, unsigned levels,
+                              const codeblock_layout_band *layout)
+{
+    size_t n = area(r), stride = r.x1 - r.x0;
+    int32_t *v = xmalloc((n ? n : 1) * sizeof *v);
+    uint8_t *f = xmalloc(n ? n : 1);
+    for (unsigned s = 0; s < 3 * levels + 1; s++) {
+        unsigned level;
+        dwt_band band;
+        subband_of(s, levels, &level, &band);
+        uint32_t px, py, pw, ph;
+        dwt_band_placement(r, level, band, &px, &py, &pw, &ph);
+        for (uint32_t j = 0; j < ph; j++)
+            for (uint32_t i = 0; i < pw; i++) {
+                size_t from = (size_t)(py + j) * stride + px + i;
+                size_t to = codeblock_layout_offset(&layout[s], layout[s].x0 + i, layout[s].y0 + j);
+                v[to] = values[from];
+                f[to] = fractions[from];
+            }
+    }
+    memcpy(values, v, n * sizeof *v);
+    memcpy(fractions, f, n);
+    free(v);
+    free(f);
+}
+
 static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
 {
     dwt_rect r = random_rect();
@@ -149,6 +200,16 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
                                       .output = gpu_out[c], .fractions = gpu_fr[c], .steps = steps};
     }
     cpu_forward(cpu, cpu_fr, r, levels, precision, is_signed, reversible, mct, count, steps);
+    /* Half the cases code-block by code-block, as the encoder takes them. */
+    codeblock_layout_band layout[3 * 7 + 1];
+    bool blocks = test_random_range(0, 1) != 0;
+    if (blocks) {
+        random_layout(layout, r, levels);
+        for (uint32_t c = 0; c < count; c++) {
+            reorder_to_layout(cpu[c], cpu_fr[c], r, levels, layout);
+            jobs[c].layout = layout;
+        }
+    }
     for (uint32_t c = 0; c < count; c++) {
         poison(gpu, gpu_out[c], n * sizeof(int32_t));
         memset(gpu_fr[c], 0xAB, n ? n : 1);
@@ -162,8 +223,9 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0 &&
                     (reversible || memcmp(cpu_fr[c], gpu_fr[c], n) == 0);
         if (!same)
-            printf("%s: %ux%u at (%u,%u), %u levels, %u bits, component %u differs\n", label,
-                   r.x1 - r.x0, r.y1 - r.y0, r.x0, r.y0, levels, precision, c);
+            printf("%s: %ux%u at (%u,%u), %u levels, %u bits, component %u differs%s\n", label,
+                   r.x1 - r.x0, r.y1 - r.y0, r.x0, r.y0, levels, precision, c,
+                   blocks ? " (code-block layout)" : "");
         CHECK(same);
         free(cpu[c]);
         free(gpu_out[c]);
