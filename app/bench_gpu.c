@@ -258,13 +258,14 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
     if (code == 0)
         code = time_paths(gpu, &b, true, repeats) | time_paths(gpu, &b, false, repeats) |
                tune_rows(gpu, &b, repeats);
-    double allocate_ms, pinned_gbps, pageable_gbps;
+    gpu_pinned_probe pinned;
     size_t probe = n * b.count * sizeof(int32_t);
-    if (code == 0 && gpu_stage_probe_pinned(gpu, probe, &allocate_ms, &pinned_gbps,
-                                            &pageable_gbps, &error) == GJ2K_OK)
+    if (code == 0 && gpu_stage_probe_pinned(gpu, probe, &pinned, &error) == GJ2K_OK)
         printf("  pinned host memory: %.0f MB allocated in %.1f ms; upload %.1f GB/s from it, "
-               "%.1f GB/s from ordinary memory\n", (double)probe / 1e6, allocate_ms, pinned_gbps,
-               pageable_gbps);
+               "%.1f GB/s from ordinary memory; one thread copies into it at %.1f GB/s; "
+               "registering ordinary memory takes %.1f ms, then uploads %.1f GB/s\n",
+               (double)probe / 1e6, pinned.allocate_ms, pinned.pinned_gbps, pinned.pageable_gbps,
+               pinned.memcpy_gbps, pinned.register_ms, pinned.registered_gbps);
     else
         report_error("bench: out of memory");
     for (uint32_t c = 0; c < b.count; c++) {

@@ -274,6 +274,7 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
             jobs[k] = (gpu_inverse_plane){.rect = p->rect, .levels = p->levels,
                                           .precision = p->precision, .is_signed = p->is_signed,
                                           .samples = p->integers, .floats = p->floats,
+                                          .halves = p->halves,
                                           .half_steps = p->halves ? p->half_steps : NULL,
                                           .output = p->packed, .output_bytes = p->packed_bytes};
         }
@@ -294,9 +295,9 @@ static bool fits_gpu(gpu_stage *gpu, const tile_plane *planes, uint32_t n)
     return gpu_stage_fits(gpu, largest);
 }
 
-/* On the GPU path, 9/7 planes whose coefficients fit in half steps (Mb <=
- * 30: 2 |q| + 2^lowest < 2^31) leave dequantization to the GPU: Tier-1
- * writes half steps into `integers`, and the step sizes go along halved. */
+/* On the GPU path, planes whose coefficients fit in half steps (Mb <= 30:
+ * 2 |q| + 2^lowest < 2^31) leave dequantization to the GPU: Tier-1 writes
+ * half steps into `integers`, and for 9/7 the step sizes go along halved. */
 static void plan_gpu_dequantization(tile_plane *planes, uint32_t n)
 {
     for (uint32_t c = 0; c < n; c++) {
@@ -304,7 +305,10 @@ static void plan_gpu_dequantization(tile_plane *planes, uint32_t n)
         unsigned subbands = 3u * plane->levels + 1u, largest = 0;
         for (unsigned s = 0; s < 3u * plane->params.coding.levels + 1u; s++)
             largest = plane->magnitude_bits[s] > largest ? plane->magnitude_bits[s] : largest;
-        if (plane->reversible || largest > 30)
+        if (largest > 30)
+            continue;
+        plane->halves = true;
+        if (plane->reversible)
             continue;
         for (unsigned s = 0; s < subbands; s++) {
             dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
@@ -312,7 +316,6 @@ static void plan_gpu_dequantization(tile_plane *planes, uint32_t n)
                                                  quant_dynamic_range(plane->precision, band));
             plane->half_steps[s] = delta * 0.5f;
         }
-        plane->halves = true;
         free(plane->floats);
         plane->floats = NULL;
     }

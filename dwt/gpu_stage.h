@@ -60,9 +60,9 @@ typedef struct gpu_inverse_plane {
     bool is_signed;
     int32_t *samples;       /* 5/3 in: coefficients; out (both, when output is NULL): samples */
     const float *floats;    /* 9/7 in: dequantized coefficients, unless: */
-    const float *half_steps; /* 9/7: dequantized on the GPU (E.1.1.2): samples holds each
-                               coefficient in signed half steps, +-(2 |q| + 2^lowest plane),
-                               and half_steps[s] = Delta_s / 2 for each subband s, LL first */
+    bool halves;            /* dequantized on the GPU (E.1.1.2): samples holds each coefficient
+                               in signed half steps, +-(2 |q| + 2^lowest plane), below 2^31 */
+    const float *half_steps; /* 9/7 with halves: Delta_s / 2 for each subband s, LL first */
     void *output;           /* or the samples here, output_bytes each (gpu_input_bytes: */
     unsigned output_bytes;  /*   1 or 2, uint/int by the sign; the downloads are the cost) */
 } gpu_inverse_plane;
@@ -101,11 +101,18 @@ typedef enum gpu_phase {
 } gpu_phase;
 void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES]);
 
-/* Measures what pinned (page-locked) host memory would change for `bytes`
- * of upload: the time to allocate it, and the upload rates from it and
- * from ordinary memory (GB/s). Fails like any call of the stage. */
-gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *allocate_ms,
-                                   double *pinned_gbps, double *pageable_gbps, gj2k_error *error);
+/* What pinned (page-locked) host memory would change for `bytes` of
+ * upload (times in ms, rates in GB/s). */
+typedef struct gpu_pinned_probe {
+    double allocate_ms;      /* cudaHostAlloc of `bytes` */
+    double pinned_gbps;      /* upload from it */
+    double pageable_gbps;    /* upload from ordinary memory */
+    double memcpy_gbps;      /* one host thread copying ordinary memory into pinned */
+    double register_ms;      /* cudaHostRegister of ordinary memory already written */
+    double registered_gbps;  /* upload from it, once registered */
+} gpu_pinned_probe;
+gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, gpu_pinned_probe *probe,
+                                   gj2k_error *error);
 
 /* The device-to-device copy bandwidth (bytes read plus bytes written, per
  * second, in GB/s) of `bytes`-byte copies: the yardstick of `gj2k bench dwt`. */

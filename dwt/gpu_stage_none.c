@@ -36,10 +36,10 @@ void gpu_stage_take_times(gpu_stage *stage, double ms[GPU_PHASES])
         ms[i] = 0.0;
 }
 
-gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, double *allocate_ms,
-                                   double *pinned_gbps, double *pageable_gbps, gj2k_error *error)
+gj2k_status gpu_stage_probe_pinned(gpu_stage *stage, size_t bytes, gpu_pinned_probe *probe,
+                                   gj2k_error *error)
 {
-    (void)stage, (void)bytes, (void)allocate_ms, (void)pinned_gbps, (void)pageable_gbps;
+    (void)stage, (void)bytes, (void)probe;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }
 

@@ -226,18 +226,25 @@ __device__ __forceinline__ void quantize_store(float v, float delta, int32_t *q,
 }
 
 /* Dequantization (E.1.1.2) of a coefficient held in signed half steps,
- * h = +-(2 |q| + 2^lowest plane): the CPU's ((float)|h| * 0.5f) * Delta,
- * as |h| * (Delta / 2) (both halvings exact). */
+ * h = +-(2 |q| + 2^lowest plane), as the decoder's CPU path: 9/7,
+ * ((float)|h| * 0.5f) * Delta, as |h| * (Delta / 2) (both halvings exact);
+ * 5/3, |h| / 2 rounded down, signed. */
 __device__ __forceinline__ float dequantize_halves(int32_t h, float half_delta)
 {
     float v = (float)(h < 0 ? -h : h) * half_delta;
     return h < 0 ? -v : v;
 }
 
+__device__ __forceinline__ int32_t dequantize_halves_integer(int32_t h)
+{
+    int32_t v = (h < 0 ? -h : h) >> 1;
+    return h < 0 ? -v : v;
+}
+
 /* How an inverse level reads its bands: as they are (the filter's type),
- * or, for 9/7 dequantized on the GPU, int32 half steps times half_delta
- * (by band: LL, HL, LH, HH); the LL input is quantized only at the
- * deepest level (ll_quantized), after which it is the previous level's
+ * or, dequantized on the GPU, from int32 half steps (9/7: times
+ * half_delta, by band: LL, HL, LH, HH); the LL input is quantized only at
+ * the deepest level (ll_quantized), after which it is the previous level's
  * output. */
 struct Dequantization {
     bool ll_quantized;
@@ -573,8 +580,13 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     /* A band's element, dequantized when it comes so. */
     auto band_value = [&](const void *base, size_t at, int band) -> T {
         if constexpr (Dequantize) {
-            if (band != 0 || dq.ll_quantized)
-                return dequantize_halves(((const int32_t *)base)[at], dq.half_delta[band]);
+            if (band != 0 || dq.ll_quantized) {
+                int32_t h = ((const int32_t *)base)[at];
+                if constexpr (F::kReversible)
+                    return dequantize_halves_integer(h);
+                else
+                    return dequantize_halves(h, dq.half_delta[band]);
+            }
         }
         return ((const T *)base)[at];
     };

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -375,14 +376,17 @@ static void launch_inverse_level_as(gpu_stage *g, const void *ll, size_t ll_stri
             ll, ll_stride, bands, stride, dq, a, out, samples, out_stride, rows);
 }
 
-/* With half_steps (9/7 only), the bands come as half steps to dequantize. */
+/* With dq, the bands come as half steps to dequantize. */
 template <bool Reversible>
 static void launch_inverse_level(gpu_stage *g, const void *ll, size_t ll_stride, const void *bands,
                                  size_t stride, const dwt_levels::Dequantization *dq,
                                  dwt_levels::Area a, typename FilterOf<Reversible>::T *out,
                                  const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
-    if (Reversible)
+    if (Reversible && dq != nullptr)
+        launch_inverse_level_as<dwt_levels::k53, true>(g, ll, ll_stride, bands, stride, *dq, a,
+                                                       (int32_t *)out, samples, out_stride);
+    else if (Reversible)
         launch_inverse_level_as<dwt_levels::k53, false>(g, ll, ll_stride, bands, stride, {}, a,
                                                         (int32_t *)out, samples, out_stride);
     else if (dq != nullptr)
@@ -394,11 +398,16 @@ static void launch_inverse_level(gpu_stage *g, const void *ll, size_t ll_stride,
 }
 
 /* A plane without levels dequantized into `out` (E.1.1.2, as the kernels). */
-__global__ void dequantize_plane(const int32_t *halves, float half_delta, float *out, size_t n)
+template <typename T>
+__global__ void dequantize_plane(const int32_t *halves, float half_delta, T *out, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i >= n)
+        return;
+    if constexpr (std::is_same<T, float>::value)
         out[i] = dwt_levels::dequantize_halves(halves[i], half_delta);
+    else
+        out[i] = dwt_levels::dequantize_halves_integer(halves[i]);
 }
 
 /* The row stride of a compact intermediate LL of width w and height h:
@@ -471,13 +480,14 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
 }
 
 /* Every level of one plane back (2D_SR, F.3.2): `bands` holds the Mallat
- * layout (with half_steps, 9/7 in half steps to dequantize on load); the
- * samples end in `out` (stride: the tile's width), or, with `last`
- * (bytes > 0, levels > 0), shifted, clamped and narrowed in last.data. */
+ * layout (with `dequantize`, in half steps to dequantize on load; 9/7 by
+ * half_steps); the samples end in `out` (stride: the tile's width), or,
+ * with `last` (bytes > 0, levels > 0), shifted, clamped and narrowed in
+ * last.data. */
 template <bool Reversible>
-static gj2k_status inverse_levels(gpu_stage *g, const void *bands, const float *half_steps,
-                                  dwt_rect tile, unsigned levels, void *out,
-                                  const dwt_levels::SamplesOut &last, void *scratch[2],
+static gj2k_status inverse_levels(gpu_stage *g, const void *bands, bool dequantize,
+                                  const float *half_steps, dwt_rect tile, unsigned levels,
+                                  void *out, const dwt_levels::SamplesOut &last, void *scratch[2],
                                   gj2k_error *error)
 {
     using T = typename FilterOf<Reversible>::T;
@@ -486,7 +496,7 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, const float *
         levels = 32;
     const void *ll = bands;
     size_t ll_stride = stride;
-    bool ll_quantized = half_steps != nullptr;
+    bool ll_quantized = dequantize;
     for (unsigned level = levels; level >= 1; level--) {
         dwt_rect a = ll_rect(tile, level - 1);
         if (a.x1 <= a.x0 || a.y1 <= a.y0)
@@ -501,7 +511,7 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, const float *
                 dq.half_delta[band] = half_steps[1 + 3 * (levels - level) + (band - 1)];
         }
         launch_inverse_level<Reversible>(g, ll, ll_stride, bands, stride,
-                                         half_steps != nullptr ? &dq : nullptr, area_of(a), target,
+                                         dequantize ? &dq : nullptr, area_of(a), target,
                                          samples, target_stride);
         GPU_LAUNCHED("inverse level");
         ll = target;
@@ -515,8 +525,8 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, const float *
     /* No level ran: the samples are the coefficients. */
     size_t n = rect_area(tile);
     if (ll_quantized) {
-        dequantize_plane<<<blocks_for(n), kThreads, 0, g->stream>>>((const int32_t *)ll, half_steps[0],
-                                                                    (float *)out, n);
+        dequantize_plane<T><<<blocks_for(n), kThreads, 0, g->stream>>>(
+            (const int32_t *)ll, half_steps != nullptr ? half_steps[0] : 0.0f, (T *)out, n);
         GPU_LAUNCHED("dequantize");
     } else {
         GPU_CHECK(cudaMemcpyAsync(out, ll, n * sizeof(T), cudaMemcpyDeviceToDevice, g->stream), "copy");
@@ -635,10 +645,28 @@ static double milliseconds_since(const timespec &start)
     return (double)(now.tv_sec - start.tv_sec) * 1e3 + (double)(now.tv_nsec - start.tv_nsec) * 1e-6;
 }
 
-extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, double *allocate_ms,
-                                              double *pinned_gbps, double *pageable_gbps,
+/* The best of three uploads of `bytes` from `source`, in GB/s. */
+static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, double *gbps)
+{
+    double best = 1e30;
+    cudaError_t e = cudaSuccess;
+    for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++) {
+        timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        e = cudaMemcpyAsync(g->indices, source, bytes, cudaMemcpyHostToDevice, g->stream);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(g->stream);
+        double ms = milliseconds_since(start);
+        best = ms < best ? ms : best;
+    }
+    *gbps = (double)bytes / (best * 1e6);
+    return e;
+}
+
+extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pinned_probe *probe,
                                               gj2k_error *error)
 {
+    *probe = gpu_pinned_probe{};
     gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
     if (status != GJ2K_OK)
         return status;
@@ -649,23 +677,30 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, double
     timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     cudaError_t e = cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault);
-    *allocate_ms = milliseconds_since(start);
+    probe->allocate_ms = milliseconds_since(start);
     if (e == cudaSuccess) {
         std::memset(pinned, 1, bytes);
-        double best[2] = {1e30, 1e30};
-        void *sources[2] = {pinned, pageable};
-        for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++)
-            for (int k = 0; k < 2 && e == cudaSuccess; k++) {
-                clock_gettime(CLOCK_MONOTONIC, &start);
-                e = cudaMemcpyAsync(g->indices, sources[k], bytes, cudaMemcpyHostToDevice, g->stream);
-                if (e == cudaSuccess)
-                    e = cudaStreamSynchronize(g->stream);
-                double ms = milliseconds_since(start);
-                best[k] = ms < best[k] ? ms : best[k];
-            }
-        *pinned_gbps = (double)bytes / (best[0] * 1e6);
-        *pageable_gbps = (double)bytes / (best[1] * 1e6);
+        e = upload_rate(g, pinned, bytes, &probe->pinned_gbps);
+        if (e == cudaSuccess)
+            e = upload_rate(g, pageable, bytes, &probe->pageable_gbps);
+        double best = 1e30;
+        for (int repeat = 0; repeat < 3; repeat++) {
+            clock_gettime(CLOCK_MONOTONIC, &start);
+            std::memcpy(pinned, pageable, bytes);
+            double ms = milliseconds_since(start);
+            best = ms < best ? ms : best;
+        }
+        probe->memcpy_gbps = (double)bytes / (best * 1e6);
         cudaFreeHost(pinned);
+    }
+    if (e == cudaSuccess) {
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        e = cudaHostRegister(pageable, bytes, cudaHostRegisterDefault);
+        probe->register_ms = milliseconds_since(start);
+        if (e == cudaSuccess) {
+            e = upload_rate(g, pageable, bytes, &probe->registered_gbps);
+            cudaHostUnregister(pageable);
+        }
     }
     std::free(pageable);
     if (e != cudaSuccess)
@@ -834,17 +869,16 @@ static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool 
                                  void *target, const dwt_levels::SamplesOut &last, gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
-    const float *half_steps = reversible ? nullptr : p->half_steps;
-    const void *source = reversible || half_steps != nullptr ? (const void *)p->samples
-                                                             : (const void *)p->floats;
+    const void *source = reversible || p->halves ? (const void *)p->samples
+                                                 : (const void *)p->floats;
     GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
-        reversible ? inverse_levels<true>(g, g->work[0], nullptr, p->rect, p->levels, target, last,
-                                          scratch, error)
-                   : inverse_levels<false>(g, g->work[0], half_steps, p->rect, p->levels, target,
-                                           last, scratch, error);
+        reversible ? inverse_levels<true>(g, g->work[0], p->halves, nullptr, p->rect, p->levels,
+                                          target, last, scratch, error)
+                   : inverse_levels<false>(g, g->work[0], p->halves, p->half_steps, p->rect,
+                                           p->levels, target, last, scratch, error);
     phase_end(g);
     return status;
 }

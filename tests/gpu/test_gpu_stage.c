@@ -296,12 +296,17 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         }
         jobs[c] = (gpu_inverse_plane){.rect = r, .levels = levels, .precision = precision,
                                       .samples = gpu_out[c], .floats = gpu_floats[c]};
-        if (!reversible && dequantize) { /* the GPU dequantizes: half steps in, as the decoder */
+        if (dequantize) { /* the GPU dequantizes: half steps in, as the decoder */
             for (size_t i = 0; i < n; i++)
                 gpu_out[c][i] = (int32_t)test_random_range(-range * 4, range * 4);
-            dequantize_halves(floats[c], gpu_out[c], r, levels, half_steps);
+            if (reversible)
+                for (size_t i = 0; i < n; i++) /* |h| / 2 rounded down, signed */
+                    cpu[c][i] = gpu_out[c][i] < 0 ? -(-gpu_out[c][i] / 2) : gpu_out[c][i] / 2;
+            else
+                dequantize_halves(floats[c], gpu_out[c], r, levels, half_steps);
             jobs[c].floats = NULL;
-            jobs[c].half_steps = half_steps;
+            jobs[c].halves = true;
+            jobs[c].half_steps = reversible ? NULL : half_steps;
         }
         if (bytes < 4) {
             narrow[c] = xmalloc((n ? n : 1) * bytes);
@@ -344,7 +349,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *
         if (!same)
             printf("%s: %ux%u at (%u,%u), %u levels, component %u differs%s\n", label,
                    r.x1 - r.x0, r.y1 - r.y0, r.x0, r.y0, levels, c,
-                   dequantize && !reversible ? " (dequantized on the GPU)" : "");
+                   dequantize ? " (dequantized on the GPU)" : "");
         CHECK(same);
         free(cpu[c]);
         free(gpu_out[c]);
