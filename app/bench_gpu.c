@@ -155,12 +155,13 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
     printf("  GPU forward %s (with transfers)  %9.2f ms %9.1f MP/s  %s\n",
            reversible ? "5/3" : "9/7", best_forward * 1e3, megapixels / best_forward,
            same ? "same bits as the CPU" : "DIFFERS FROM THE CPU");
-    printf("    of which: copies %.2f ms, sample passes %.3f ms, levels %.3f ms\n",
+    printf("    device time: copies %.2f ms, sample passes %.3f ms, levels %.3f ms (copies "
+           "overlap the kernels and each other)\n",
            forward_ms[GPU_PHASE_COPIES], forward_ms[GPU_PHASE_SAMPLE_PASSES],
            forward_ms[GPU_PHASE_LEVELS]);
     printf("  GPU inverse %s (with transfers)  %9.2f ms %9.1f MP/s\n", reversible ? "5/3" : "9/7",
            best_inverse * 1e3, megapixels / best_inverse);
-    printf("    of which: copies %.2f ms, sample passes %.3f ms, levels %.3f ms\n",
+    printf("    device time: copies %.2f ms, sample passes %.3f ms, levels %.3f ms\n",
            inverse_ms[GPU_PHASE_COPIES], inverse_ms[GPU_PHASE_SAMPLE_PASSES],
            inverse_ms[GPU_PHASE_LEVELS]);
     return same ? 0 : 1;

@@ -28,7 +28,7 @@ constexpr int kThreads = 256;
 
 template <bool Reversible>
 using FilterOf = dwt_levels::Filter<Reversible ? dwt_levels::k53 : dwt_levels::k97>;
-constexpr int kTimedPhases = 16;
+constexpr int kTimedPhases = 64;
 
 gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
 {
@@ -139,12 +139,19 @@ unsigned usable_precision(unsigned p) { return p < 1 ? 1 : p > 32 ? 32 : p; }
 
 }  // namespace
 
+/* Two streams: uploads and kernels on `stream`, downloads on `copies`, so
+ * that one plane's download runs beside the next plane's upload and
+ * kernels. Each plane's outputs go to one of two output sets, taken in
+ * turn; events order the two streams around them. */
 struct gpu_stage {
     cudaStream_t stream;
+    cudaStream_t copies;
     void *planes[3];       /* per MCT plane: int32 or float samples of a tile-component */
-    void *work[3];         /* scratch for the transposes and reorders */
-    void *indices;         /* 9/7: int32 indices, and the int32 upload buffer */
-    uint8_t *fractions;
+    void *work[3];         /* work[0]: uploads; work[1], work[2]: the LL between levels */
+    void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
+    uint8_t *fractions[2]; /*   and 9/7 fractions */
+    cudaEvent_t kernels_done[2];  /* a set written */
+    cudaEvent_t download_done[2]; /* a set read back: free again */
     size_t capacity;       /* elements each buffer holds */
     /* Timing: event pairs around phases, read at each synchronization. */
     cudaEvent_t phase_start[kTimedPhases], phase_stop[kTimedPhases];
@@ -155,35 +162,40 @@ struct gpu_stage {
     int sm_count;
 };
 
-/* Marks the start and the end of a timed phase on the stream. */
-static void phase_begin(gpu_stage *g, gpu_phase phase)
+/* Marks the start and the end of a timed phase on a stream (by default
+ * the kernels'). */
+static void phase_begin(gpu_stage *g, gpu_phase phase, cudaStream_t stream = nullptr)
 {
     if (g->timed < kTimedPhases) {
         g->phase_of[g->timed] = phase;
-        cudaEventRecord(g->phase_start[g->timed], g->stream);
+        cudaEventRecord(g->phase_start[g->timed], stream != nullptr ? stream : g->stream);
     }
 }
 
-static void phase_end(gpu_stage *g)
+static void phase_end(gpu_stage *g, cudaStream_t stream = nullptr)
 {
     if (g->timed < kTimedPhases)
-        cudaEventRecord(g->phase_stop[g->timed++], g->stream);
+        cudaEventRecord(g->phase_stop[g->timed++], stream != nullptr ? stream : g->stream);
 }
 
-/* An asynchronous copy between host and device, timed. */
-static cudaError_t timed_copy(gpu_stage *g, void *to, const void *from, size_t bytes,
-                              cudaMemcpyKind kind)
+/* An asynchronous copy between host and device on `stream`, timed. */
+static cudaError_t timed_copy(gpu_stage *g, cudaStream_t stream, void *to, const void *from,
+                              size_t bytes, cudaMemcpyKind kind)
 {
-    phase_begin(g, GPU_PHASE_COPIES);
-    cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, g->stream);
-    phase_end(g);
+    phase_begin(g, GPU_PHASE_COPIES, stream);
+    cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, stream);
+    phase_end(g, stream);
     return e;
 }
 
-/* Waits for the stream and adds up the timed phases. */
+/* Waits for both streams and adds up the timed phases (copies on the two
+ * streams may overlap each other and the kernels). */
 static cudaError_t synchronize(gpu_stage *g)
 {
     cudaError_t e = cudaStreamSynchronize(g->stream);
+    cudaError_t copies = cudaStreamSynchronize(g->copies);
+    if (e == cudaSuccess)
+        e = copies;
     for (int i = 0; i < g->timed && e == cudaSuccess; i++) {
         float ms = 0.0f;
         if (cudaEventElapsedTime(&ms, g->phase_start[i], g->phase_stop[i]) == cudaSuccess)
@@ -218,18 +230,22 @@ static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *er
         cudaFree(g->work[i]);
         g->planes[i] = g->work[i] = nullptr;
     }
-    cudaFree(g->indices);
-    cudaFree(g->fractions);
-    g->indices = nullptr;
-    g->fractions = nullptr;
+    for (int i = 0; i < 2; i++) {
+        cudaFree(g->values[i]);
+        cudaFree(g->fractions[i]);
+        g->values[i] = nullptr;
+        g->fractions[i] = nullptr;
+    }
     g->capacity = 0;
     size_t bytes = elements * 4;
     for (int i = 0; i < 3; i++) {
         GPU_CHECK(cudaMalloc(&g->planes[i], bytes), "cudaMalloc");
         GPU_CHECK(cudaMalloc(&g->work[i], bytes), "cudaMalloc");
     }
-    GPU_CHECK(cudaMalloc(&g->indices, bytes), "cudaMalloc");
-    GPU_CHECK(cudaMalloc((void **)&g->fractions, elements), "cudaMalloc");
+    for (int i = 0; i < 2; i++) {
+        GPU_CHECK(cudaMalloc(&g->values[i], bytes), "cudaMalloc");
+        GPU_CHECK(cudaMalloc((void **)&g->fractions[i], elements), "cudaMalloc");
+    }
     g->capacity = elements;
     return GJ2K_OK;
 }
@@ -555,6 +571,13 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
         e = cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, 0);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&g->copies, cudaStreamNonBlocking);
+    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
+        e = cudaEventCreateWithFlags(&g->kernels_done[i], cudaEventDisableTiming);
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&g->download_done[i], cudaEventDisableTiming);
+    }
     for (int i = 0; i < kTimedPhases && e == cudaSuccess; i++) {
         e = cudaEventCreate(&g->phase_start[i]);
         if (e == cudaSuccess)
@@ -576,19 +599,24 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
         cudaFree(g->planes[i]);
         cudaFree(g->work[i]);
     }
-    cudaFree(g->indices);
-    cudaFree(g->fractions);
+    for (int i = 0; i < 2; i++) {
+        cudaFree(g->values[i]);
+        cudaFree(g->fractions[i]);
+        cudaEventDestroy(g->kernels_done[i]);
+        cudaEventDestroy(g->download_done[i]);
+    }
     for (int i = 0; i < kTimedPhases; i++) {
         cudaEventDestroy(g->phase_start[i]);
         cudaEventDestroy(g->phase_stop[i]);
     }
     cudaStreamDestroy(g->stream);
+    cudaStreamDestroy(g->copies);
     std::free(g);
 }
 
-/* Device bytes a plane of `elements` samples needs: 7 buffers of 4-byte
- * elements and the fractions (ensure_capacity). */
-static size_t bytes_for(size_t elements) { return elements * (7 * 4 + 1); }
+/* Device bytes a plane of `elements` samples needs: 8 buffers of 4-byte
+ * elements and two of fractions (ensure_capacity). */
+static size_t bytes_for(size_t elements) { return elements * (8 * 4 + 2); }
 
 extern "C" bool gpu_stage_fits(gpu_stage *g, size_t largest_area)
 {
@@ -653,7 +681,7 @@ static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, d
     for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++) {
         timespec start;
         clock_gettime(CLOCK_MONOTONIC, &start);
-        e = cudaMemcpyAsync(g->indices, source, bytes, cudaMemcpyHostToDevice, g->stream);
+        e = cudaMemcpyAsync(g->work[0], source, bytes, cudaMemcpyHostToDevice, g->stream);
         if (e == cudaSuccess)
             e = cudaStreamSynchronize(g->stream);
         double ms = milliseconds_since(start);
@@ -744,21 +772,21 @@ extern "C" gj2k_status gpu_stage_poison(gpu_stage *g, gj2k_error *error)
         GPU_CHECK(cudaMemsetAsync(g->planes[i], 0xFF, bytes, g->stream), "poison");
         GPU_CHECK(cudaMemsetAsync(g->work[i], 0xFF, bytes, g->stream), "poison");
     }
-    if (bytes > 0) {
-        GPU_CHECK(cudaMemsetAsync(g->indices, 0xFF, bytes, g->stream), "poison");
-        GPU_CHECK(cudaMemsetAsync(g->fractions, 0xFF, g->capacity, g->stream), "poison");
+    for (int i = 0; i < 2 && bytes > 0; i++) {
+        GPU_CHECK(cudaMemsetAsync(g->values[i], 0xFF, bytes, g->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(g->fractions[i], 0xFF, g->capacity, g->stream), "poison");
     }
     GPU_CHECK(cudaStreamSynchronize(g->stream), "poison");
     return GJ2K_OK;
 }
 
-/* Where the samples of a plane go back (in g->indices): level shift,
- * clamp (G.1.2) and width, 1 or 2 bytes when the caller takes them so. */
-static dwt_levels::SamplesOut samples_out(gpu_stage *g, const gpu_inverse_plane *p)
+/* Where the samples of a plane go back (in output set `set`): level
+ * shift, clamp (G.1.2) and width, 1 or 2 bytes when the caller takes them so. */
+static dwt_levels::SamplesOut samples_out(gpu_stage *g, const gpu_inverse_plane *p, int set)
 {
     unsigned prec = usable_precision(p->precision);
     dwt_levels::SamplesOut r = {};
-    r.data = g->indices;
+    r.data = g->values[set];
     r.bytes = p->output != nullptr && (p->output_bytes == 1 || p->output_bytes == 2)
                   ? p->output_bytes : 4;
     r.offset = p->is_signed ? 0 : (int64_t)1 << (prec - 1);
@@ -777,101 +805,210 @@ static dwt_levels::SamplesIn samples_in(const void *data, const gpu_forward_plan
                                  p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
 }
 
-/* Every level of one forward plane, its samples in `in` (the filter's
- * type) or read as they came from first.data (bytes > 0); then its
- * coefficients (and 9/7 fractions) down to the host. */
+/* Host memory page-locked for the time of its upload, so that the copy
+ * runs at the bus's rate and asynchronously (registering memory already
+ * written costs ~45 us/MB, docs/gpu-notes.md); where that fails the copy
+ * goes from ordinary memory. */
+constexpr int kMaxRegistered = 3;
+struct registrations {
+    void *pointers[kMaxRegistered];
+    int count;
+};
+
+static void register_for_upload(registrations *r, const void *pointer, size_t bytes)
+{
+    if (r->count == kMaxRegistered || bytes < ((size_t)1 << 20))
+        return; /* small copies: not worth the system call */
+    if (cudaHostRegister(const_cast<void *>(pointer), bytes, cudaHostRegisterDefault) == cudaSuccess)
+        r->pointers[r->count++] = const_cast<void *>(pointer);
+    else
+        cudaGetLastError(); /* e.g. pages shared with another registered buffer */
+}
+
+static void unregister_all(registrations *r)
+{
+    for (int i = 0; i < r->count; i++)
+        cudaHostUnregister(r->pointers[i]);
+    r->count = 0;
+    cudaGetLastError();
+}
+
+/* A plane whose outputs wait in output set `set` for their download, with
+ * the host memory registered for its uploads (complete once its kernels are). */
+struct pending_plane {
+    bool active;
+    uint32_t index;
+    int set;
+    registrations registered;
+};
+
+/* Output set `set` is free for the kernels once its last download is done. */
+static gj2k_status claim_set(gpu_stage *g, int set, gj2k_error *error)
+{
+    GPU_CHECK(cudaStreamWaitEvent(g->stream, g->download_done[set], 0), "stream order");
+    return GJ2K_OK;
+}
+
+/* The pending plane's outputs down to the host, on the copy stream after its
+ * kernels; returns once they have landed. */
+static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *to, size_t bytes,
+                                    void *fractions_to, size_t fraction_bytes, gj2k_error *error)
+{
+    int s = pending->set;
+    pending->active = false;
+    GPU_CHECK(cudaStreamWaitEvent(g->copies, g->kernels_done[s], 0), "stream order");
+    GPU_CHECK(timed_copy(g, g->copies, to, g->values[s], bytes, cudaMemcpyDeviceToHost), "download");
+    if (fractions_to != nullptr)
+        GPU_CHECK(timed_copy(g, g->copies, fractions_to, g->fractions[s], fraction_bytes,
+                             cudaMemcpyDeviceToHost), "download");
+    GPU_CHECK(cudaEventRecord(g->download_done[s], g->copies), "event");
+    GPU_CHECK(cudaEventSynchronize(g->download_done[s]), "download");
+    unregister_all(&pending->registered);
+    return GJ2K_OK;
+}
+
+/* Host to device on the kernels' stream, before the kernels that read it. */
+static gj2k_status upload(gpu_stage *g, void *to, const void *from, size_t bytes, gj2k_error *error)
+{
+    GPU_CHECK(timed_copy(g, g->stream, to, from, bytes, cudaMemcpyHostToDevice), "upload");
+    return GJ2K_OK;
+}
+
+static gj2k_status forward_download(gpu_stage *g, gpu_forward_plane *planes, bool reversible,
+                                    pending_plane *pending, gpu_plane_done_fn done,
+                                    void *done_user, gj2k_error *error)
+{
+    if (!pending->active)
+        return GJ2K_OK;
+    gpu_forward_plane *p = &planes[pending->index];
+    size_t area = rect_area(p->rect);
+    gj2k_status status = download_pending(g, pending, p->output, area * 4,
+                                          reversible ? nullptr : p->fractions, area, error);
+    if (status == GJ2K_OK && done != nullptr)
+        done(done_user, pending->index);
+    return status;
+}
+
+/* Every level of one forward plane into output set `set`, its samples in
+ * `in` (the filter's type) or read as they came from first.data (bytes > 0). */
 static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool reversible,
-                                 const void *in, const dwt_levels::SamplesIn &first,
+                                 const void *in, const dwt_levels::SamplesIn &first, int set,
                                  gj2k_error *error)
 {
-    size_t area = rect_area(p->rect);
+    gj2k_status status = claim_set(g, set, error);
+    if (status != GJ2K_OK)
+        return status;
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
-    gj2k_status status =
-        reversible ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, p->layout,
-                                          g->work[0], nullptr, nullptr, scratch,
-                                          narrow_53_holds(p->input_bytes, p->levels), error)
-                   : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, p->layout,
-                                           nullptr, (int32_t *)g->indices, g->fractions, scratch,
-                                           false, error);
+    status = reversible
+                 ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, p->layout,
+                                        g->values[set], nullptr, nullptr, scratch,
+                                        narrow_53_holds(p->input_bytes, p->levels), error)
+                 : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, p->layout,
+                                         nullptr, (int32_t *)g->values[set], g->fractions[set],
+                                         scratch, false, error);
     phase_end(g);
     if (status != GJ2K_OK)
         return status;
-    GPU_CHECK(timed_copy(g, p->output, reversible ? g->work[0] : g->indices, area * 4,
-                         cudaMemcpyDeviceToHost), "download");
-    if (!reversible)
-        GPU_CHECK(timed_copy(g, p->fractions, g->fractions, area, cudaMemcpyDeviceToHost), "download");
-    /* The next plane reuses the buffers. */
-    GPU_CHECK(synchronize(g), "forward transform");
+    GPU_CHECK(cudaEventRecord(g->kernels_done[set], g->stream), "event");
     return GJ2K_OK;
 }
 
 /* Planes 0..2 are uploaded, level-shifted and transformed together (with
  * mct); every other plane alone, its first level reading the samples as
- * they came (no separate pass) unless it has no level. */
+ * they came (no separate pass) unless it has no level. Each plane's
+ * download waits until the next plane's upload and kernels are queued. */
 extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gpu_plane_done_fn done,
                                    void *done_user, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
+    pending_plane pending = {};
+    int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
         size_t n = rect_area(planes[c].rect);
-        if (n == 0) { /* nothing to do, but Tier-1 may be waiting to hear so */
-            for (uint32_t k = 0; k < group && done != nullptr; k++)
+        if (n == 0) { /* nothing to do, but Tier-1 may be waiting to hear so, in order */
+            status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+            for (uint32_t k = 0; k < group && done != nullptr && status == GJ2K_OK; k++)
                 done(done_user, c + k);
             c += group;
             continue;
         }
+        registrations registered = {};
         if (group == 1 && planes[c].levels > 0) {
             gpu_forward_plane *p = &planes[c];
-            /* The upload goes where this plane's outputs do not. */
-            void *input = reversible ? g->indices : g->work[0];
-            dwt_levels::SamplesIn first = samples_in(input, p);
-            GPU_CHECK(timed_copy(g, input, p->input, n * first.bytes, cudaMemcpyHostToDevice), "upload");
-            status = forward_plane(g, p, reversible, nullptr, first, error);
-            if (status == GJ2K_OK && done != nullptr)
-                done(done_user, c);
+            dwt_levels::SamplesIn first = samples_in(g->work[0], p);
+            register_for_upload(&registered, p->input, n * first.bytes);
+            status = upload(g, g->work[0], p->input, n * first.bytes, error);
+            if (status == GJ2K_OK)
+                status = forward_plane(g, p, reversible, nullptr, first, set, error);
+            if (status == GJ2K_OK)
+                status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+            unregister_all(&pending.registered);
+            pending = pending_plane{status == GJ2K_OK, c, set, registered};
+            set ^= 1;
             c++;
             continue;
         }
-        for (uint32_t k = 0; k < group; k++) {
-            dwt_levels::SamplesIn uploaded = samples_in(g->indices, &planes[c + k]);
-            GPU_CHECK(timed_copy(g, g->indices, planes[c + k].input, n * uploaded.bytes,
-                                 cudaMemcpyHostToDevice), "upload");
+        for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
+            dwt_levels::SamplesIn uploaded = samples_in(g->work[0], &planes[c + k]);
+            register_for_upload(&registered, planes[c + k].input, n * uploaded.bytes);
+            status = upload(g, g->work[0], planes[c + k].input, n * uploaded.bytes, error);
+            if (status != GJ2K_OK)
+                break;
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             if (reversible)
                 load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(uploaded, (int32_t *)g->planes[k], n);
             else
                 load_samples<<<blocks_for(n), kThreads, 0, g->stream>>>(uploaded, (float *)g->planes[k], n);
             phase_end(g);
-            GPU_LAUNCHED("load samples");
+            cudaError_t launched = cudaGetLastError();
+            if (launched != cudaSuccess)
+                status = device_fail(error, launched, "load samples");
         }
-        if (group == 3) {
+        if (status == GJ2K_OK && group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             status = component_transform(g, n, reversible, true, error);
             phase_end(g);
         }
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
-            status = forward_plane(g, &planes[c + k], reversible, g->planes[k], dwt_levels::SamplesIn{},
-                                   error);
-            if (status == GJ2K_OK && done != nullptr)
-                done(done_user, c + k);
+            status = forward_plane(g, &planes[c + k], reversible, g->planes[k],
+                                   dwt_levels::SamplesIn{}, set, error);
+            if (status == GJ2K_OK)
+                status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+            unregister_all(&pending.registered);
+            /* the group's uploads are done once its first plane's kernels are */
+            pending = pending_plane{status == GJ2K_OK, c + k, set, registered};
+            registered = registrations{};
+            set ^= 1;
         }
+        unregister_all(&registered);
         c += group;
     }
+    if (status == GJ2K_OK)
+        status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+    unregister_all(&pending.registered);
+    cudaError_t e = synchronize(g);
+    if (status == GJ2K_OK && e != cudaSuccess)
+        return device_fail(error, e, "forward transform");
     return status;
 }
 
-/* One inverse plane's coefficients up and every level into `target`; with
- * `last` (bytes > 0) the last level writes the samples themselves. */
+/* One inverse plane's coefficients up (from host memory registered for the
+ * time, when it can be) and every level into `target`; with `last` (bytes
+ * > 0) the last level writes the samples themselves. */
 static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool reversible,
-                                 void *target, const dwt_levels::SamplesOut &last, gj2k_error *error)
+                                 void *target, const dwt_levels::SamplesOut &last,
+                                 registrations *registered, gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
     const void *source = reversible || p->halves ? (const void *)p->samples
                                                  : (const void *)p->floats;
-    GPU_CHECK(timed_copy(g, g->work[0], source, area * 4, cudaMemcpyHostToDevice), "upload");
+    register_for_upload(registered, source, area * 4);
+    gj2k_status uploaded = upload(g, g->work[0], source, area * 4, error);
+    if (uploaded != GJ2K_OK)
+        return uploaded;
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
@@ -883,20 +1020,18 @@ static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool 
     return status;
 }
 
-/* A plane's samples (`out`, in g->indices) down to the host. */
-static gj2k_status download_samples(gpu_stage *g, gpu_inverse_plane *p,
-                                    const dwt_levels::SamplesOut &out, gj2k_error *error)
+/* The pending plane's samples down to the host. */
+static gj2k_status inverse_download(gpu_stage *g, gpu_inverse_plane *planes, pending_plane *pending,
+                                    gj2k_error *error)
 {
+    if (!pending->active)
+        return GJ2K_OK;
+    gpu_inverse_plane *p = &planes[pending->index];
+    dwt_levels::SamplesOut out = samples_out(g, p, pending->set);
     void *to = out.bytes < 4 ? p->output : (void *)p->samples;
-    GPU_CHECK(timed_copy(g, to, out.data, rect_area(p->rect) * out.bytes, cudaMemcpyDeviceToHost),
-              "download");
-    GPU_CHECK(synchronize(g), "inverse transform");
-    return GJ2K_OK;
+    return download_pending(g, pending, to, rect_area(p->rect) * out.bytes, nullptr, 0, error);
 }
 
-/* Planes 0..2 go back through their levels, then the inverse RCT/ICT and
- * the level shift together (with mct); every other plane alone, its last
- * level writing the samples (no separate pass) unless it has no level. */
 static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t plane,
                                   gj2k_error *error)
 {
@@ -910,11 +1045,17 @@ static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t p
     return GJ2K_ERROR_INVALID_ARGUMENT;
 }
 
+/* Planes 0..2 go back through their levels, then the inverse RCT/ICT and
+ * the level shift together (with mct); every other plane alone, its last
+ * level writing the samples (no separate pass) unless it has no level.
+ * Each plane's download waits until the next plane's work is queued. */
 extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint32_t count,
                                    bool reversible, bool mct, gpu_plane_wait_fn wait,
                                    void *wait_user, gj2k_error *error)
 {
     gj2k_status status = reserve_for(g, planes, count, error);
+    pending_plane pending = {};
+    int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
         size_t n = rect_area(planes[c].rect);
@@ -924,14 +1065,23 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             c += group;
             continue;
         }
+        registrations registered = {};
         if (group == 1 && planes[c].levels > 0) {
             status = wait_for_plane(wait, wait_user, c, error);
-            if (status != GJ2K_OK)
-                break;
-            dwt_levels::SamplesOut last = samples_out(g, &planes[c]);
-            status = inverse_plane(g, &planes[c], reversible, g->planes[0], last, error);
             if (status == GJ2K_OK)
-                status = download_samples(g, &planes[c], last, error);
+                status = claim_set(g, set, error);
+            if (status == GJ2K_OK)
+                status = inverse_plane(g, &planes[c], reversible, g->planes[0],
+                                       samples_out(g, &planes[c], set), &registered, error);
+            cudaError_t recorded = status == GJ2K_OK ? cudaEventRecord(g->kernels_done[set], g->stream)
+                                                     : cudaSuccess;
+            if (recorded != cudaSuccess)
+                status = device_fail(error, recorded, "event");
+            if (status == GJ2K_OK)
+                status = inverse_download(g, planes, &pending, error);
+            unregister_all(&pending.registered);
+            pending = pending_plane{status == GJ2K_OK, c, set, registered};
+            set ^= 1;
             c++;
             continue;
         }
@@ -939,7 +1089,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             status = wait_for_plane(wait, wait_user, c + k, error);
             if (status == GJ2K_OK)
                 status = inverse_plane(g, &planes[c + k], reversible, g->planes[k],
-                                       dwt_levels::SamplesOut{}, error);
+                                       dwt_levels::SamplesOut{}, &registered, error);
         }
         if (status == GJ2K_OK && group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
@@ -947,17 +1097,38 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             phase_end(g);
         }
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
-            dwt_levels::SamplesOut out = samples_out(g, &planes[c + k]);
+            dwt_levels::SamplesOut out = samples_out(g, &planes[c + k], set);
+            status = claim_set(g, set, error);
+            if (status != GJ2K_OK)
+                break;
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             if (reversible)
                 store_samples<<<blocks_for(n), kThreads, 0, g->stream>>>((const int32_t *)g->planes[k], out, n);
             else
                 store_samples<<<blocks_for(n), kThreads, 0, g->stream>>>((const float *)g->planes[k], out, n);
             phase_end(g);
-            GPU_LAUNCHED("store samples");
-            status = download_samples(g, &planes[c + k], out, error);
+            cudaError_t launched = cudaGetLastError();
+            if (launched == cudaSuccess)
+                launched = cudaEventRecord(g->kernels_done[set], g->stream);
+            if (launched != cudaSuccess) {
+                status = device_fail(error, launched, "store samples");
+                break;
+            }
+            status = inverse_download(g, planes, &pending, error);
+            unregister_all(&pending.registered);
+            pending = pending_plane{status == GJ2K_OK, c + k, set, k == 0 ? registered : registrations{}};
+            if (k == 0)
+                registered = registrations{};
+            set ^= 1;
         }
+        unregister_all(&registered);
         c += group;
     }
+    if (status == GJ2K_OK)
+        status = inverse_download(g, planes, &pending, error);
+    unregister_all(&pending.registered);
+    cudaError_t e = synchronize(g);
+    if (status == GJ2K_OK && e != cudaSuccess)
+        return device_fail(error, e, "inverse transform");
     return status;
 }
