@@ -5,11 +5,15 @@
  * Forward (encoding): samples -> DC level shift (G.1) -> RCT or ICT on
  * components 0..2 (G.2, G.3) -> every decomposition level (F.4) -> for 9/7,
  * quantization of every subband (E.1) with the fractions rate control uses.
- * Inverse (decoding): dequantized coefficients -> every level (F.3) ->
- * inverse RCT or ICT -> level shift back, clamp (and rounding for 9/7).
+ * Inverse (decoding): coefficients (dequantized, or in half steps that the
+ * GPU dequantizes, E.1.1.2) -> every level (F.3) -> inverse RCT or ICT ->
+ * level shift back, clamp (and rounding for 9/7).
  * Buffers are host memory in the layout of the CPU path: one tile-component
  * of rect.x1 - rect.x0 samples a row, the subbands in the Mallat layout of
- * dwt.h. In a build without CUDA every call fails with GJ2K_ERROR_DEVICE.
+ * dwt.h, or, for the forward outputs, code-block by code-block
+ * (codeblock_layout.h). Uploads and downloads overlap the kernels (two
+ * streams); input buffers are page-locked for the time of their upload.
+ * In a build without CUDA every call fails with GJ2K_ERROR_DEVICE.
  */
 #ifndef GJ2K_GPU_STAGE_H
 #define GJ2K_GPU_STAGE_H
