@@ -175,6 +175,18 @@ template <typename F> struct Column<F, false, false> { /* 9/7 synthesis: fed K s
     }
 };
 
+/* Feeds `Pairs` row pairs of the lane's two columns (e[] even, o[] odd)
+ * through their pipelines, leaving each finished pair in its place. */
+template <int Pairs, typename C, typename T>
+__device__ __forceinline__ void feed_pairs(C &even_column, C &odd_column, T *e, T *o)
+{
+#pragma unroll
+    for (int i = 0; i < Pairs; i++) {
+        even_column.feed(e[2 * i], e[2 * i + 1], e[2 * i], e[2 * i + 1]);
+        odd_column.feed(o[2 * i], o[2 * i + 1], o[2 * i], o[2 * i + 1]);
+    }
+}
+
 /* Horizontal lifting of one row: this lane's even (low) sample e and odd
  * (high) sample o; the neighbours come from the lanes on either side. */
 template <int Wavelet, bool Forward>
@@ -516,15 +528,11 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
     Column<F, true> even_column, odd_column;
     int64_t r = b.row - H;
     { /* warm-up: the H rows above the block and its first H */
-        T e[2 * H], o[2 * H], unused[4];
+        T e[2 * H], o[2 * H];
 #pragma unroll
         for (int i = 0; i < 2 * H; i++)
             load(r + i, e[i], o[i]);
-#pragma unroll
-        for (int i = 0; i < H; i++) {
-            even_column.feed(e[2 * i], e[2 * i + 1], unused[0], unused[1]);
-            odd_column.feed(o[2 * i], o[2 * i + 1], unused[2], unused[3]);
-        }
+        feed_pairs<H>(even_column, odd_column, e, o);
         r += 2 * H;
     }
     /* Each batch in phases, so the lanes' independent work overlaps:
@@ -535,11 +543,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
 #pragma unroll
         for (int i = 0; i < 2 * kForwardBatch; i++)
             load(r + i, e[i], o[i]);
-#pragma unroll
-        for (int i = 0; i < kForwardBatch; i++) {
-            even_column.feed(e[2 * i], e[2 * i + 1], e[2 * i], e[2 * i + 1]);
-            odd_column.feed(o[2 * i], o[2 * i + 1], o[2 * i], o[2 * i + 1]);
-        }
+        feed_pairs<kForwardBatch>(even_column, odd_column, e, o);
 #pragma unroll
         for (int i = 0; i < 2 * kForwardBatch; i++)
             lift_row(e[i], o[i]);
@@ -548,14 +552,13 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
             store(b.row + 2 * (j + i), e[2 * i], o[2 * i], e[2 * i + 1], o[2 * i + 1]);
     }
     for (; j < b.pairs; j++, r += 2) {
-        T e0, o0, e1, o1;
-        load(r, e0, o0);
-        load(r + 1, e1, o1);
-        even_column.feed(e0, e1, e0, e1);
-        odd_column.feed(o0, o1, o0, o1);
-        lift_row(e0, o0);
-        lift_row(e1, o1);
-        store(b.row + 2 * j, e0, o0, e1, o1);
+        T e[2], o[2];
+        load(r, e[0], o[0]);
+        load(r + 1, e[1], o[1]);
+        feed_pairs<1>(even_column, odd_column, e, o);
+        lift_row(e[0], o[0]);
+        lift_row(e[1], o[1]);
+        store(b.row + 2 * j, e[0], o[0], e[1], o[1]);
     }
 }
 
@@ -673,18 +676,14 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     Column<F, false> even_column, odd_column;
     int64_t r = b.row - H;
     {
-        T e[2 * H], o[2 * H], unused[4];
+        T e[2 * H], o[2 * H];
 #pragma unroll
         for (int i = 0; i < 2 * H; i++)
             load(r + i, i & 1, e[i], o[i]);
 #pragma unroll
         for (int i = 0; i < 2 * H; i++)
             lift_row(i & 1, e[i], o[i]);
-#pragma unroll
-        for (int i = 0; i < H; i++) {
-            even_column.feed(e[2 * i], e[2 * i + 1], unused[0], unused[1]);
-            odd_column.feed(o[2 * i], o[2 * i + 1], unused[2], unused[3]);
-        }
+        feed_pairs<H>(even_column, odd_column, e, o);
         r += 2 * H;
     }
     /* Each batch in phases, as the forward kernel's. */
@@ -697,11 +696,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
 #pragma unroll
         for (int i = 0; i < 2 * kInverseBatch; i++)
             lift_row(i & 1, e[i], o[i]);
-#pragma unroll
-        for (int i = 0; i < kInverseBatch; i++) {
-            even_column.feed(e[2 * i], e[2 * i + 1], e[2 * i], e[2 * i + 1]);
-            odd_column.feed(o[2 * i], o[2 * i + 1], o[2 * i], o[2 * i + 1]);
-        }
+        feed_pairs<kInverseBatch>(even_column, odd_column, e, o);
 #pragma unroll
         for (int i = 0; i < kInverseBatch; i++)
             emit(b.row + 2 * (j + i), e[2 * i], o[2 * i], e[2 * i + 1], o[2 * i + 1]);
@@ -712,8 +707,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         load(r + 1, true, e[1], o[1]);
         lift_row(false, e[0], o[0]);
         lift_row(true, e[1], o[1]);
-        even_column.feed(e[0], e[1], e[0], e[1]);
-        odd_column.feed(o[0], o[1], o[0], o[1]);
+        feed_pairs<1>(even_column, odd_column, e, o);
         emit(b.row + 2 * j, e[0], o[0], e[1], o[1]);
     }
 }
