@@ -222,9 +222,9 @@ static void *pipeline_thread(void *argument)
     return NULL;
 }
 
-/* Starts the second half of `work` after `previous` (may be NULL). Without
- * a thread it runs at once here: the caller then calls tile_decode_blocks
- * before (*out)->threaded says so, see decode_tiles. */
+/* Starts the second half of `work` on its own thread, after `previous`
+ * (may be NULL). Where no thread can be made, (*out)->threaded is false and
+ * the caller runs it (pipeline_run) after tile_decode_blocks. */
 static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_image *image,
                                   tile_decoding *work, tile_pipeline *previous,
                                   tile_pipeline **out, gj2k_error *error)

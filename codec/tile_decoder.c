@@ -33,8 +33,9 @@ typedef struct tile_plane {
     dwt_rect wanted;       /* the part of the plane the image asks for */
     void *packed;          /* GPU path: the samples at storage width, packed_bytes each */
     unsigned packed_bytes;
-    /* GPU path, 9/7: integers holds each coefficient in signed half steps and
-     * the GPU dequantizes as it loads them (gpu_inverse_plane.half_steps). */
+    /* GPU path: integers holds each coefficient in signed half steps and the
+     * GPU dequantizes as it loads them (gpu_inverse_plane.halves; for 9/7
+     * with Delta / 2 of each subband in half_steps). */
     bool halves;
     float half_steps[J2K_MAX_SUBBANDS];
 } tile_plane;
