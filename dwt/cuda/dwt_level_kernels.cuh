@@ -387,6 +387,25 @@ struct Area {
 
 __device__ __forceinline__ uint32_t low_count(uint32_t a0, uint32_t a1) { return (a1 + 1) / 2 - (a0 + 1) / 2; }
 
+/* The part of a level one launch covers and where its buffers start: the
+ * output rows [begin, end) (absolute, begin even); the input's first row
+ * (area-local); the LL row, low band row and high band row (Mallat rows,
+ * the high ones counted from 0, not from lh) at row 0 of their buffers;
+ * the output's first row (area-local). A whole level: begin = y0 rounded
+ * down to even, end = y1, the rest 0. A strip of a level too large for the
+ * device (gpu_stage.cu) holds only the rows around it. */
+struct Window {
+    int64_t begin, end;
+    int64_t in_row0;
+    int64_t ll_row0, low_row0, high_row0;
+    int64_t out_row0;
+};
+
+__host__ __device__ inline Window whole_level(Area a)
+{
+    return Window{(int64_t)(a.y0 & ~1u), (int64_t)a.y1, 0, 0, 0, 0, 0};
+}
+
 /* Where the warp's block lies: its first loaded column (even, absolute,
  * the halo included), its first output row (even, absolute), how many
  * row pairs it gives (its last ones may fall outside the area), and the lane. */
@@ -397,14 +416,14 @@ struct Block {
 };
 
 template <int Halo>
-__device__ __forceinline__ Block block_of(Area a, int rows)
+__device__ __forceinline__ Block block_of(Area a, int rows, const Window &win)
 {
     Block b;
     b.lane = threadIdx.x & 31;
     int64_t warp = (int64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
     b.column = (int64_t)(a.x0 & ~1u) + warp * (64 - 2 * Halo) - Halo;
-    b.row = (int64_t)(a.y0 & ~1u) + (int64_t)blockIdx.y * rows;
-    int64_t end = b.row + rows < (int64_t)a.y1 ? b.row + rows : (int64_t)a.y1;
+    b.row = win.begin + (int64_t)blockIdx.y * rows;
+    int64_t end = b.row + rows < win.end ? b.row + rows : win.end;
     b.pairs = (int)((end - b.row + 1) / 2);
     return b;
 }
@@ -429,7 +448,7 @@ struct ForwardOut {
 template <int Wavelet, int InBytes, bool InSigned, bool Blocks>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigned>::type *__restrict__ in,
-              int64_t offset, size_t in_stride, Area a, ForwardOut out, int rows)
+              int64_t offset, size_t in_stride, Area a, Window win, ForwardOut out, int rows)
 {
     using F = Filter<Wavelet>;
     constexpr bool Reversible = F::kReversible;
@@ -437,7 +456,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
     using In = typename Input<T, InBytes, InSigned>::type;
     constexpr int H = F::kHalo;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
-    const Block b = block_of<H>(a, rows);
+    const Block b = block_of<H>(a, rows, win);
     const int64_t xe = b.column + 2 * b.lane; /* this lane's even column */
     const int64_t ce = mirror(xe - a.x0, w), co = mirror(xe + 1 - a.x0, w);
     const bool vector = co == ce + 1 && (a.x0 & 1u) == 0 && pairs_aligned(in, in_stride);
@@ -453,7 +472,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
 
     /* Row r's two samples as stored, then as the filter takes them. */
     auto fetch = [&](int64_t r, In &e, In &o) {
-        const In *row = in + (size_t)mirror(r - a.y0, h) * in_stride;
+        const In *row = in + (size_t)(mirror(r - a.y0, h) - win.in_row0) * in_stride;
         if (vector) {
             Pair<In> p = *reinterpret_cast<const Pair<In> *>(row + ce);
             e = p.first, o = p.second;
@@ -485,14 +504,15 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
             if (yy < a.y0 || yy >= a.y1)
                 continue;
             size_t oy = part ? lh + (size_t)(yy / 2 - a.y0 / 2) : (size_t)(yy / 2 - (a.y0 + 1) / 2);
+            size_t band_row = oy - (size_t)(part ? win.high_row0 : win.low_row0);
             /* Band coordinates: column 2u (low) or 2u + 1 (high) is u; rows likewise. */
             uint32_t u = (uint32_t)(xe / 2), v = (uint32_t)(yy / 2);
             if (low_in) {
                 if (!part) { /* LL */
-                    ((T *)out.ll)[oy * out.ll_stride + low_x] = e;
+                    ((T *)out.ll)[(oy - (size_t)win.ll_row0) * out.ll_stride + low_x] = e;
                 } else { /* LH */
                     size_t at = Blocks ? codeblock_layout_offset(&out.layout[2], u, v)
-                                       : oy * out.stride + low_x;
+                                       : band_row * out.stride + low_x;
                     if (Reversible)
                         ((T *)out.bands)[at] = e;
                     else
@@ -501,7 +521,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
             }
             if (high_in) { /* HL or HH */
                 size_t at = Blocks ? codeblock_layout_offset(&out.layout[part ? 3 : 1], u, v)
-                                   : oy * out.stride + high_x;
+                                   : band_row * out.stride + high_x;
                 if (Reversible)
                     ((T *)out.bands)[at] = o;
                 else
@@ -568,7 +588,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
 template <int Wavelet, int OutBytes, bool Dequantize>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__restrict__ band_data,
-              size_t stride, Dequantization dq, Area a,
+              size_t stride, Dequantization dq, Area a, Window win,
               typename Output<typename Filter<Wavelet>::T, OutBytes>::type *__restrict__ out,
               SamplesOut samples, size_t out_stride, int rows)
 {
@@ -578,7 +598,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     constexpr int H = F::kHalo;
     const int64_t w = a.x1 - a.x0, h = a.y1 - a.y0;
     const uint32_t lw = low_count(a.x0, a.x1), lh = low_count(a.y0, a.y1);
-    const Block b = block_of<H>(a, rows);
+    const Block b = block_of<H>(a, rows, win);
     const int64_t xe = b.column + 2 * b.lane;
     /* A band's element, dequantized when it comes so. */
     auto band_value = [&](const void *base, size_t at, int band) -> T {
@@ -596,7 +616,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     /* The lane's two columns (mirrored), where they sit in their bands and
      * where a low row holds them (LL or HL): the same for every row. */
     const void *low_base[2];
-    size_t low_stride[2], ox[2];
+    size_t low_stride[2], ox[2], low_row0[2];
     int low_band[2];
 #pragma unroll
     for (int side = 0; side < 2; side++) {
@@ -606,6 +626,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         low_base[side] = high_column ? band_data : ll_data;
         low_stride[side] = high_column ? stride : ll_stride;
         low_band[side] = high_column ? 1 : 0; /* HL : LL */
+        low_row0[side] = (size_t)(high_column ? win.low_row0 : win.ll_row0);
     }
     const bool lane_valid = b.lane >= H / 2 && b.lane < 32 - H / 2;
     const bool even_in = lane_valid && xe >= a.x0 && xe < a.x1;
@@ -618,11 +639,12 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         bool high_row = h >= 2 ? odd_slot : (y & 1) != 0; /* mirroring keeps parity from 2 rows on */
         size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
         if (high_row) { /* LH below LL, HH below HL */
-            e = band_value(band_data, oy * stride + ox[0], 2 + low_band[0]);
-            o = band_value(band_data, oy * stride + ox[1], 2 + low_band[1]);
+            size_t at = (oy - (size_t)win.high_row0) * stride;
+            e = band_value(band_data, at + ox[0], 2 + low_band[0]);
+            o = band_value(band_data, at + ox[1], 2 + low_band[1]);
         } else {
-            e = band_value(low_base[0], oy * low_stride[0] + ox[0], low_band[0]);
-            o = band_value(low_base[1], oy * low_stride[1] + ox[1], low_band[1]);
+            e = band_value(low_base[0], (oy - low_row0[0]) * low_stride[0] + ox[0], low_band[0]);
+            o = band_value(low_base[1], (oy - low_row0[1]) * low_stride[1] + ox[1], low_band[1]);
         }
     };
     auto lift_row = [&](bool odd_slot, T &e, T &o) {
@@ -644,7 +666,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
             int64_t yy = y + part;
             if (yy < a.y0 || yy >= a.y1)
                 continue;
-            Out *row = out + (size_t)(yy - a.y0) * out_stride + (xe - a.x0);
+            Out *row = out + (size_t)(yy - a.y0 - win.out_row0) * out_stride + (xe - a.x0);
             Out e = convert_output<OutBytes>(part ? e1 : e0, samples);
             Out o = convert_output<OutBytes>(part ? o1 : o0, samples);
             if (vector) {
@@ -712,12 +734,13 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     }
 }
 
-/* Grid of a level's kernel: blocks of 64 - 2 Halo columns by `rows` rows. */
+/* Grid of a level's kernel: blocks of 64 - 2 Halo columns by `rows` rows
+ * over the window's rows. */
 template <int Halo>
-inline dim3 level_grid(Area a, int rows)
+inline dim3 level_grid(Area a, int rows, const Window &win)
 {
     uint64_t columns = (uint64_t)(a.x1 - (a.x0 & ~1u));
-    uint64_t height = (uint64_t)(a.y1 - (a.y0 & ~1u));
+    uint64_t height = (uint64_t)(win.end - win.begin);
     uint64_t blocks = (columns + (64 - 2 * Halo) - 1) / (64 - 2 * Halo);
     return dim3((unsigned)((blocks + kWarpsPerBlock - 1) / kWarpsPerBlock),
                 (unsigned)((height + rows - 1) / rows));

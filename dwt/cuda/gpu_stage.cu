@@ -279,9 +279,9 @@ static dwt_levels::Area area_of(dwt_rect r) { return dwt_levels::Area{r.x0, r.y0
 /* Output rows a warp gives at this level (Y): the stage's choice, or with
  * none (0) the most, up to 128, that still give the device about 64 warps
  * an SM; never more blocks down than a grid holds. */
-static int rows_for(const gpu_stage *g, dwt_levels::Area a, int halo)
+static int rows_for(const gpu_stage *g, dwt_levels::Area a, const dwt_levels::Window &win, int halo)
 {
-    uint64_t height = (uint64_t)(a.y1 - (a.y0 & ~1u));
+    uint64_t height = (uint64_t)(win.end - win.begin);
     uint64_t blocks = ((uint64_t)(a.x1 - (a.x0 & ~1u)) + (64 - 2 * halo) - 1) / (64 - 2 * halo);
     int rows = g->rows;
     if (rows == 0) {
@@ -300,32 +300,33 @@ static int rows_for(const gpu_stage *g, dwt_levels::Area a, int halo)
 template <int Wavelet, bool Blocks>
 static void launch_forward_level_as(gpu_stage *g, const typename dwt_levels::Filter<Wavelet>::T *in,
                                     const dwt_levels::SamplesIn &samples, size_t stride,
-                                    dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+                                    dwt_levels::Area a, const dwt_levels::Window &win,
+                                    const dwt_levels::ForwardOut &out)
 {
     constexpr int halo = dwt_levels::Filter<Wavelet>::kHalo;
-    int rows = rows_for(g, a, halo);
-    dim3 grid = dwt_levels::level_grid<halo>(a, rows);
+    int rows = rows_for(g, a, win, halo);
+    dim3 grid = dwt_levels::level_grid<halo>(a, rows, win);
     unsigned threads = 32 * dwt_levels::kWarpsPerBlock;
     const void *data = samples.data;
     int64_t offset = samples.offset;
     if (samples.bytes == 1 && samples.is_signed)
         dwt_levels::forward_level<Wavelet, 1, true, Blocks><<<grid, threads, 0, g->stream>>>(
-            (const int8_t *)data, offset, stride, a, out, rows);
+            (const int8_t *)data, offset, stride, a, win, out, rows);
     else if (samples.bytes == 1)
         dwt_levels::forward_level<Wavelet, 1, false, Blocks><<<grid, threads, 0, g->stream>>>(
-            (const uint8_t *)data, offset, stride, a, out, rows);
+            (const uint8_t *)data, offset, stride, a, win, out, rows);
     else if (samples.bytes == 2 && samples.is_signed)
         dwt_levels::forward_level<Wavelet, 2, true, Blocks><<<grid, threads, 0, g->stream>>>(
-            (const int16_t *)data, offset, stride, a, out, rows);
+            (const int16_t *)data, offset, stride, a, win, out, rows);
     else if (samples.bytes == 2)
         dwt_levels::forward_level<Wavelet, 2, false, Blocks><<<grid, threads, 0, g->stream>>>(
-            (const uint16_t *)data, offset, stride, a, out, rows);
+            (const uint16_t *)data, offset, stride, a, win, out, rows);
     else if (samples.bytes == 4)
         dwt_levels::forward_level<Wavelet, 4, false, Blocks><<<grid, threads, 0, g->stream>>>(
-            (const int32_t *)data, offset, stride, a, out, rows);
+            (const int32_t *)data, offset, stride, a, win, out, rows);
     else
         dwt_levels::forward_level<Wavelet, 0, false, Blocks><<<grid, threads, 0, g->stream>>>(
-            in, 0, stride, a, out, rows);
+            in, 0, stride, a, win, out, rows);
 }
 
 /* The 5/3 in 32-bit arithmetic is exact while no sum can overflow: inputs
@@ -340,29 +341,31 @@ static bool narrow_53_holds(unsigned bytes, unsigned levels)
 template <bool Blocks>
 static void launch_forward_level_with(gpu_stage *g, bool reversible, bool narrow, const void *in,
                                       const dwt_levels::SamplesIn &samples, size_t stride,
-                                      dwt_levels::Area a, const dwt_levels::ForwardOut &out)
+                                      dwt_levels::Area a, const dwt_levels::Window &win,
+                                      const dwt_levels::ForwardOut &out)
 {
     if (!reversible)
-        launch_forward_level_as<dwt_levels::k97, Blocks>(g, (const float *)in, samples, stride, a, out);
+        launch_forward_level_as<dwt_levels::k97, Blocks>(g, (const float *)in, samples, stride, a,
+                                                         win, out);
     else if (narrow)
         launch_forward_level_as<dwt_levels::k53Narrow, Blocks>(g, (const int32_t *)in, samples,
-                                                               stride, a, out);
+                                                               stride, a, win, out);
     else
         launch_forward_level_as<dwt_levels::k53, Blocks>(g, (const int32_t *)in, samples, stride,
-                                                         a, out);
+                                                         a, win, out);
 }
 
 /* The kernel for the filter, its arithmetic and the output layout. */
 template <bool Reversible>
 static void launch_forward_level(gpu_stage *g, const typename FilterOf<Reversible>::T *in,
                                  const dwt_levels::SamplesIn &samples, size_t stride,
-                                 dwt_levels::Area a, const dwt_levels::ForwardOut &out, bool narrow,
-                                 bool blocks)
+                                 dwt_levels::Area a, const dwt_levels::Window &win,
+                                 const dwt_levels::ForwardOut &out, bool narrow, bool blocks)
 {
     if (blocks)
-        launch_forward_level_with<true>(g, Reversible, narrow, in, samples, stride, a, out);
+        launch_forward_level_with<true>(g, Reversible, narrow, in, samples, stride, a, win, out);
     else
-        launch_forward_level_with<false>(g, Reversible, narrow, in, samples, stride, a, out);
+        launch_forward_level_with<false>(g, Reversible, narrow, in, samples, stride, a, win, out);
 }
 
 /* A level's kernel for the way its output leaves: the filter's type into
@@ -370,46 +373,48 @@ static void launch_forward_level(gpu_stage *g, const typename FilterOf<Reversibl
 template <int Wavelet, bool Dequantize>
 static void launch_inverse_level_as(gpu_stage *g, const void *ll, size_t ll_stride, const void *bands,
                                     size_t stride, const dwt_levels::Dequantization &dq,
-                                    dwt_levels::Area a, typename dwt_levels::Filter<Wavelet>::T *out,
+                                    dwt_levels::Area a, const dwt_levels::Window &win,
+                                    typename dwt_levels::Filter<Wavelet>::T *out,
                                     const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
     constexpr int halo = dwt_levels::Filter<Wavelet>::kHalo;
-    int rows = rows_for(g, a, halo);
-    dim3 grid = dwt_levels::level_grid<halo>(a, rows);
+    int rows = rows_for(g, a, win, halo);
+    dim3 grid = dwt_levels::level_grid<halo>(a, rows, win);
     unsigned threads = 32 * dwt_levels::kWarpsPerBlock;
     void *data = samples.data;
     if (samples.bytes == 1)
         dwt_levels::inverse_level<Wavelet, 1, Dequantize><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, dq, a, (uint8_t *)data, samples, out_stride, rows);
+            ll, ll_stride, bands, stride, dq, a, win, (uint8_t *)data, samples, out_stride, rows);
     else if (samples.bytes == 2)
         dwt_levels::inverse_level<Wavelet, 2, Dequantize><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, dq, a, (uint16_t *)data, samples, out_stride, rows);
+            ll, ll_stride, bands, stride, dq, a, win, (uint16_t *)data, samples, out_stride, rows);
     else if (samples.bytes == 4)
         dwt_levels::inverse_level<Wavelet, 4, Dequantize><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, dq, a, (int32_t *)data, samples, out_stride, rows);
+            ll, ll_stride, bands, stride, dq, a, win, (int32_t *)data, samples, out_stride, rows);
     else
         dwt_levels::inverse_level<Wavelet, 0, Dequantize><<<grid, threads, 0, g->stream>>>(
-            ll, ll_stride, bands, stride, dq, a, out, samples, out_stride, rows);
+            ll, ll_stride, bands, stride, dq, a, win, out, samples, out_stride, rows);
 }
 
 /* With dq, the bands come as half steps to dequantize. */
 template <bool Reversible>
 static void launch_inverse_level(gpu_stage *g, const void *ll, size_t ll_stride, const void *bands,
                                  size_t stride, const dwt_levels::Dequantization *dq,
-                                 dwt_levels::Area a, typename FilterOf<Reversible>::T *out,
+                                 dwt_levels::Area a, const dwt_levels::Window &win,
+                                 typename FilterOf<Reversible>::T *out,
                                  const dwt_levels::SamplesOut &samples, size_t out_stride)
 {
     if (Reversible && dq != nullptr)
-        launch_inverse_level_as<dwt_levels::k53, true>(g, ll, ll_stride, bands, stride, *dq, a,
+        launch_inverse_level_as<dwt_levels::k53, true>(g, ll, ll_stride, bands, stride, *dq, a, win,
                                                        (int32_t *)out, samples, out_stride);
     else if (Reversible)
-        launch_inverse_level_as<dwt_levels::k53, false>(g, ll, ll_stride, bands, stride, {}, a,
+        launch_inverse_level_as<dwt_levels::k53, false>(g, ll, ll_stride, bands, stride, {}, a, win,
                                                         (int32_t *)out, samples, out_stride);
     else if (dq != nullptr)
-        launch_inverse_level_as<dwt_levels::k97, true>(g, ll, ll_stride, bands, stride, *dq, a,
+        launch_inverse_level_as<dwt_levels::k97, true>(g, ll, ll_stride, bands, stride, *dq, a, win,
                                                        (float *)out, samples, out_stride);
     else
-        launch_inverse_level_as<dwt_levels::k97, false>(g, ll, ll_stride, bands, stride, {}, a,
+        launch_inverse_level_as<dwt_levels::k97, false>(g, ll, ll_stride, bands, stride, {}, a, win,
                                                         (float *)out, samples, out_stride);
 }
 
@@ -472,7 +477,8 @@ static gj2k_status forward_levels(gpu_stage *g, const void *in, const dwt_levels
                 out.layout[band] = layout[s];
         }
         dwt_levels::SamplesIn samples = level == 1 ? first : dwt_levels::SamplesIn{};
-        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a), out, narrow,
+        launch_forward_level<Reversible>(g, current, samples, current_stride, area_of(a),
+                                         dwt_levels::whole_level(area_of(a)), out, narrow,
                                          layout != nullptr);
         GPU_LAUNCHED("forward level");
         current = (const T *)out.ll;
@@ -527,8 +533,9 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, bool dequanti
                 dq.half_delta[band] = half_steps[1 + 3 * (levels - level) + (band - 1)];
         }
         launch_inverse_level<Reversible>(g, ll, ll_stride, bands, stride,
-                                         dequantize ? &dq : nullptr, area_of(a), target,
-                                         samples, target_stride);
+                                         dequantize ? &dq : nullptr, area_of(a),
+                                         dwt_levels::whole_level(area_of(a)), target, samples,
+                                         target_stride);
         GPU_LAUNCHED("inverse level");
         ll = target;
         ll_stride = target_stride;
