@@ -249,36 +249,40 @@ static uint64_t image_samples(const gj2k_image *image)
     return samples;
 }
 
-/* A bound on the samples of a tile-component of the decoded image (at the
- * reduced resolution): what the GPU stage must hold at once. A tile spans
- * at most min(XTsiz, Xsiz - XOsiz) of the grid, and a component's share of
- * that, divided by dx 2^reduce, at most one more than the quotient. */
-static size_t largest_plane_area(const j2k_siz *siz, unsigned reduce)
+/* Bounds on the width and height of component c's tile-components in the
+ * decoded image (at the reduced resolution): a tile spans at most
+ * min(XTsiz, Xsiz - XOsiz) of the grid, and a component's share of that,
+ * divided by dx 2^reduce, at most one more than the quotient. */
+static void plane_bounds(const j2k_siz *siz, unsigned reduce, uint32_t c, uint64_t *w, uint64_t *h)
 {
     uint64_t span_x = siz->image_x1 - siz->image_x0, span_y = siz->image_y1 - siz->image_y0;
     span_x = siz->tile_width < span_x ? siz->tile_width : span_x;
     span_y = siz->tile_height < span_y ? siz->tile_height : span_y;
-    uint64_t scale = (uint64_t)1 << (reduce < 32 ? reduce : 32), largest = 0;
-    for (uint32_t c = 0; c < siz->num_components; c++) {
-        uint64_t w = span_x / (siz->components[c].dx * scale) + 1;
-        uint64_t h = span_y / (siz->components[c].dy * scale) + 1;
-        largest = w * h > largest ? w * h : largest;
-    }
-    return largest > SIZE_MAX ? SIZE_MAX : (size_t)largest;
+    uint64_t scale = (uint64_t)1 << (reduce < 32 ? reduce : 32);
+    *w = span_x / (siz->components[c].dx * scale) + 1;
+    *h = span_y / (siz->components[c].dy * scale) + 1;
 }
 
-/* The GPU takes the whole image or none of it: its memory is reserved for
- * the largest tile-component before the first tile (tiles then run on it
- * while the next tile's Tier-1 asks gpu_stage_fits), and without room for
- * it every tile runs on the CPU. */
+/* The GPU takes the whole image or none of it, decided once: every
+ * tile-component must go through it (whole, or in strips when larger than
+ * its memory), and its memory is reserved before the first tile, so that
+ * the tiles that follow never ask the stage anything while another tile
+ * runs on it. */
 static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_settings *settings)
 {
     if (settings->gpu == NULL)
         return;
-    size_t largest = largest_plane_area(&cs->siz, reduce);
+    uint64_t largest = 0;
+    bool takes = true;
+    for (uint32_t c = 0; c < cs->siz.num_components && takes; c++) {
+        uint64_t w, h;
+        plane_bounds(&cs->siz, reduce, c, &w, &h);
+        takes = w <= SIZE_MAX && h <= SIZE_MAX && gpu_stage_takes(settings->gpu, (size_t)w, (size_t)h);
+        largest = w * h > largest ? w * h : largest;
+    }
     gj2k_error ignored = {0};
-    if (!gpu_stage_fits(settings->gpu, largest) ||
-        gpu_stage_reserve(settings->gpu, largest, &ignored) != GJ2K_OK) {
+    if (!takes || largest > SIZE_MAX ||
+        gpu_stage_reserve(settings->gpu, (size_t)largest, &ignored) != GJ2K_OK) {
         gpu_stage_destroy(settings->gpu);
         settings->gpu = NULL;
     }

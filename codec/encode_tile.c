@@ -344,7 +344,7 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
                                       .output = planes[c].integers,
                                       .fractions = planes[c].fractions,
                                       .steps = steps + (size_t)c * J2K_MAX_SUBBANDS,
-                                      .layout = planes[c].layout};
+                                      .layout = planes[c].blocks ? planes[c].layout : NULL};
     }
     if (status == GJ2K_OK)
         status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, plane_arrived,
@@ -408,13 +408,19 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
     return status;
 }
 
-/* Whether the tile's planes fit the GPU's memory. */
-static bool fits_gpu(gpu_stage *gpu, const forward_plane *planes, uint32_t n)
+/* Whether the GPU takes the tile's planes (whole, or in strips when larger
+ * than its memory), and whether whole: only then in the code-block layout. */
+static bool gpu_takes(gpu_stage *gpu, const forward_plane *planes, uint32_t n, bool *whole)
 {
     size_t largest = 0;
-    for (uint32_t c = 0; c < n; c++)
-        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
-    return gpu_stage_fits(gpu, largest);
+    bool takes = true;
+    for (uint32_t c = 0; c < n; c++) {
+        dwt_rect r = planes[c].rect;
+        takes = takes && gpu_stage_takes(gpu, r.x1 - r.x0, r.y1 - r.y0);
+        largest = rect_area(r) > largest ? rect_area(r) : largest;
+    }
+    *whole = takes && gpu_stage_fits(gpu, largest);
+    return takes;
 }
 
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
@@ -452,11 +458,12 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
     }
-    bool use_gpu = status == GJ2K_OK && gpu != NULL && fits_gpu(gpu, planes, n);
+    bool whole = false;
+    bool use_gpu = status == GJ2K_OK && gpu != NULL && gpu_takes(gpu, planes, n, &whole);
     if (on_gpu != NULL)
         *on_gpu = use_gpu;
     if (status == GJ2K_OK && use_gpu) {
-        for (uint32_t c = 0; c < n; c++)
+        for (uint32_t c = 0; c < n && whole; c++)
             plan_codeblock_layout(&planes[c], &out->components[c]);
         status = list_blocks(out, planes, &origins, error);
         if (status == GJ2K_OK)

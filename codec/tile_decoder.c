@@ -287,15 +287,6 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
     return status;
 }
 
-/* Whether the tile's planes fit the GPU's memory. */
-static bool fits_gpu(gpu_stage *gpu, const tile_plane *planes, uint32_t n)
-{
-    size_t largest = 0;
-    for (uint32_t c = 0; c < n; c++)
-        largest = rect_area(planes[c].rect) > largest ? rect_area(planes[c].rect) : largest;
-    return gpu_stage_fits(gpu, largest);
-}
-
 /* On the GPU path, planes whose coefficients fit in half steps (Mb <= 30:
  * 2 |q| + 2^lowest < 2^31) leave dequantization to the GPU: Tier-1 writes
  * half steps into `integers`, and for 9/7 the step sizes go along halved. */
@@ -569,7 +560,7 @@ gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *d
     work->num_planes = n;
     gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
                                         work->planes, error);
-    if (status == GJ2K_OK && settings->gpu != NULL && fits_gpu(settings->gpu, work->planes, n)) {
+    if (status == GJ2K_OK && settings->gpu != NULL) { /* it takes every tile (decoder.c) */
         work->on_gpu = true;
         plan_gpu_dequantization(work->planes, n);
     }

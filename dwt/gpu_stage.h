@@ -82,8 +82,16 @@ gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out
 gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);
 void gpu_stage_destroy(gpu_stage *stage);
 /* Whether a tile whose largest tile-component has `largest_area` samples
- * fits in the device memory the stage holds or can still get. */
+ * fits in the device memory the stage holds or can still get, whole (as the
+ * code-block layout needs). */
 bool gpu_stage_fits(gpu_stage *stage, size_t largest_area);
+/* Whether a tile-component of width x height samples can go through the
+ * stage at all: whole, or in strips of rows (a tile larger than the
+ * device's memory), which needs a few dozen rows of it to fit. */
+bool gpu_stage_takes(gpu_stage *stage, size_t width, size_t height);
+/* For tests: as if the device could hold `elements` elements a buffer at
+ * most (0: its real memory); larger planes then go through in strips. */
+void gpu_stage_set_memory_limit(gpu_stage *stage, size_t elements);
 /* Takes the device memory for tile-components of up to `largest_area`
  * samples now, so that later tiles never reallocate: gpu_stage_fits may then
  * be asked from one thread while another runs a tile. */

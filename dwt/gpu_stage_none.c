@@ -17,6 +17,17 @@ bool gpu_stage_fits(gpu_stage *stage, size_t largest_area)
     return false;
 }
 
+bool gpu_stage_takes(gpu_stage *stage, size_t width, size_t height)
+{
+    (void)stage, (void)width, (void)height;
+    return false;
+}
+
+void gpu_stage_set_memory_limit(gpu_stage *stage, size_t elements)
+{
+    (void)stage, (void)elements;
+}
+
 gj2k_status gpu_stage_reserve(gpu_stage *stage, size_t largest_area, gj2k_error *error)
 {
     (void)stage, (void)largest_area;

@@ -385,7 +385,7 @@ struct Area {
     uint32_t x0, y0, x1, y1;
 };
 
-__device__ __forceinline__ uint32_t low_count(uint32_t a0, uint32_t a1) { return (a1 + 1) / 2 - (a0 + 1) / 2; }
+__host__ __device__ inline uint32_t low_count(uint32_t a0, uint32_t a1) { return (a1 + 1) / 2 - (a0 + 1) / 2; }
 
 /* The part of a level one launch covers and where its buffers start: the
  * output rows [begin, end) (absolute, begin even); the input's first row

@@ -153,6 +153,7 @@ struct gpu_stage {
     cudaEvent_t kernels_done[2];  /* a set written */
     cudaEvent_t download_done[2]; /* a set read back: free again */
     size_t capacity;       /* elements each buffer holds */
+    size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
     cudaEvent_t phase_start[kTimedPhases], phase_stop[kTimedPhases];
     gpu_phase phase_of[kTimedPhases];
@@ -221,10 +222,24 @@ extern "C" void gpu_stage_take_times(gpu_stage *g, double ms[GPU_PHASES])
     }
 }
 
-static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *error)
+/* Device bytes a plane of `elements` samples needs: 8 buffers of 4-byte
+ * elements and two of fractions (ensure_capacity). */
+static size_t bytes_for(size_t elements) { return elements * (8 * 4 + 2); }
+
+/* The most elements each buffer may hold: what the device's free memory
+ * allows beside the buffers held now (9/10 of it), or the test limit. */
+static size_t affordable_capacity(gpu_stage *g)
 {
-    if (elements <= g->capacity)
-        return GJ2K_OK;
+    size_t free_bytes = 0, total = 0, most = g->capacity;
+    if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess)
+        most = (free_bytes / 10 * 9 + bytes_for(g->capacity)) / bytes_for(1);
+    else
+        cudaGetLastError();
+    return g->memory_limit != 0 && g->memory_limit < most ? g->memory_limit : most;
+}
+
+static void release_buffers(gpu_stage *g)
+{
     for (int i = 0; i < 3; i++) {
         cudaFree(g->planes[i]);
         cudaFree(g->work[i]);
@@ -237,6 +252,20 @@ static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *er
         g->fractions[i] = nullptr;
     }
     g->capacity = 0;
+}
+
+/* Buffers of `elements` elements, or as many as the device affords: planes
+ * larger than that go through in strips (gpu_strips.cuh). */
+static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *error)
+{
+    if (elements <= g->capacity)
+        return GJ2K_OK;
+    size_t most = affordable_capacity(g);
+    if (elements > most)
+        elements = most;
+    if (elements <= g->capacity)
+        return GJ2K_OK;
+    release_buffers(g);
     size_t bytes = elements * 4;
     for (int i = 0; i < 3; i++) {
         GPU_CHECK(cudaMalloc(&g->planes[i], bytes), "cudaMalloc");
@@ -621,22 +650,33 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     std::free(g);
 }
 
-/* Device bytes a plane of `elements` samples needs: 8 buffers of 4-byte
- * elements and two of fractions (ensure_capacity). */
-static size_t bytes_for(size_t elements) { return elements * (8 * 4 + 2); }
-
 extern "C" bool gpu_stage_fits(gpu_stage *g, size_t largest_area)
 {
     if (g == nullptr)
         return false;
-    if (largest_area <= g->capacity)
-        return true;
-    size_t free_bytes = 0, total = 0;
-    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-        cudaGetLastError();
+    return largest_area <= g->capacity || largest_area <= affordable_capacity(g);
+}
+
+extern "C" bool gpu_stage_takes(gpu_stage *g, size_t width, size_t height)
+{
+    if (g == nullptr)
         return false;
+    /* whole, or in strips of at least a few rows (strip_height) */
+    size_t most = std::max(g->capacity, affordable_capacity(g));
+    return width * height <= most || (width != 0 && width <= most / 32);
+}
+
+extern "C" void gpu_stage_set_memory_limit(gpu_stage *g, size_t elements)
+{
+    if (g == nullptr)
+        return;
+    g->memory_limit = elements;
+    if (elements != 0 && g->capacity > elements) { /* smaller buffers from the next call */
+        cudaStreamSynchronize(g->stream);
+        cudaStreamSynchronize(g->copies);
+        release_buffers(g);
+        cudaGetLastError();
     }
-    return bytes_for(largest_area) <= free_bytes + bytes_for(g->capacity);
 }
 
 extern "C" gj2k_status gpu_stage_reserve(gpu_stage *g, size_t largest_area, gj2k_error *error)
@@ -921,6 +961,8 @@ static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool revers
     return GJ2K_OK;
 }
 
+#include "gpu_strips.cuh"
+
 /* Planes 0..2 are uploaded, level-shifted and transformed together (with
  * mct); every other plane alone, its first level reading the samples as
  * they came (no separate pass) unless it has no level. Each plane's
@@ -937,6 +979,17 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
         size_t n = rect_area(planes[c].rect);
         if (n == 0) { /* nothing to do, but Tier-1 may be waiting to hear so, in order */
             status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+            for (uint32_t k = 0; k < group && done != nullptr && status == GJ2K_OK; k++)
+                done(done_user, c + k);
+            c += group;
+            continue;
+        }
+        if (n > g->capacity) { /* larger than the stage's buffers: in strips */
+            status = forward_download(g, planes, reversible, &pending, done, done_user, error);
+            unregister_all(&pending.registered);
+            if (status == GJ2K_OK)
+                status = reversible ? forward_in_strips<true>(g, planes + c, group, error)
+                                    : forward_in_strips<false>(g, planes + c, group, error);
             for (uint32_t k = 0; k < group && done != nullptr && status == GJ2K_OK; k++)
                 done(done_user, c + k);
             c += group;
@@ -1069,6 +1122,17 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         if (n == 0) {
             for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
                 status = wait_for_plane(wait, wait_user, c + k, error);
+            c += group;
+            continue;
+        }
+        if (n > g->capacity) { /* larger than the stage's buffers: in strips */
+            status = inverse_download(g, planes, &pending, error);
+            unregister_all(&pending.registered);
+            for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
+                status = wait_for_plane(wait, wait_user, c + k, error);
+            if (status == GJ2K_OK)
+                status = reversible ? inverse_in_strips<true>(g, planes + c, group, error)
+                                    : inverse_in_strips<false>(g, planes + c, group, error);
             c += group;
             continue;
         }

@@ -67,6 +67,24 @@ static dwt_rect random_rect(void)
     return (dwt_rect){x0, y0, x0 + w, y0 + h};
 }
 
+/* A plane for the strips cases: tall enough for several strips when the
+ * stage may hold only a part of it (strips_limit), any origin. */
+static dwt_rect random_tall_rect(void)
+{
+    uint32_t x0 = (uint32_t)test_random_range(0, 9), y0 = (uint32_t)test_random_range(0, 9);
+    uint32_t w = (uint32_t)test_random_range(1, 260), h = (uint32_t)test_random_range(120, 700);
+    return (dwt_rect){x0, y0, x0 + w, y0 + h};
+}
+
+/* A buffer size, in elements, that makes the stage take a plane `r` in
+ * strips (a few dozen rows at least, and less than the plane). */
+static size_t strips_limit(dwt_rect r)
+{
+    size_t w = r.x1 - r.x0, h = r.y1 - r.y0;
+    size_t rows = (size_t)test_random_range(32, (int64_t)(h > 64 ? h - 32 : 33));
+    return w * rows;
+}
+
 /* The CPU's forward path (as encode_tile runs it) for 1 or 3 planes. */
 static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsigned levels,
                         uint32_t precision, bool is_signed, bool reversible, bool mct,
@@ -158,9 +176,10 @@ static void reorder_to_layout(int32_t *values, uint8_t *fractions, dwt_rect r, u
     free(f);
 }
 
-static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
+static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
-    dwt_rect r = random_rect();
+    dwt_rect r = strips ? random_tall_rect() : random_rect();
+    gpu_stage_set_memory_limit(gpu, strips ? strips_limit(r) : 0); /* before the poison */
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -202,7 +221,7 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, const char *
     cpu_forward(cpu, cpu_fr, r, levels, precision, is_signed, reversible, mct, count, steps);
     /* Half the cases code-block by code-block, as the encoder takes them. */
     codeblock_layout_band layout[3 * 7 + 1];
-    bool blocks = test_random_range(0, 1) != 0;
+    bool blocks = !strips && test_random_range(0, 1) != 0;
     if (blocks) {
         random_layout(layout, r, levels);
         for (uint32_t c = 0; c < count; c++) {
@@ -240,8 +259,8 @@ static void test_forward_matches_cpu(void)
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < case_count(); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i)); /* block boundaries everywhere, and the default */
-        forward_case(gpu, true, i % 2 == 0, "5/3");
-        forward_case(gpu, false, i % 2 == 0, "9/7");
+        forward_case(gpu, true, i % 2 == 0, false, "5/3");
+        forward_case(gpu, false, i % 2 == 0, false, "9/7");
     }
     gpu_stage_destroy(gpu);
 }
@@ -267,9 +286,10 @@ static void dequantize_halves(float *out, const int32_t *halves, dwt_rect r, uns
     }
 }
 
-static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, const char *label)
+static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
-    dwt_rect r = random_rect();
+    dwt_rect r = strips ? random_tall_rect() : random_rect();
+    gpu_stage_set_memory_limit(gpu, strips ? strips_limit(r) : 0); /* before the poison */
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -364,8 +384,8 @@ static void test_inverse_matches_cpu(void)
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < case_count(); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i));
-        inverse_case(gpu, true, i % 2 == 0, "5/3");
-        inverse_case(gpu, false, i % 2 == 0, "9/7");
+        inverse_case(gpu, true, i % 2 == 0, false, "5/3");
+        inverse_case(gpu, false, i % 2 == 0, false, "9/7");
     }
     gpu_stage_destroy(gpu);
 }
@@ -483,9 +503,26 @@ static void test_decode_conformance_same(void)
     CHECK(files > 0);
 }
 
+/* Planes larger than the stage may hold go through in strips, with the
+ * same results (the buffers limited to a part of each plane). */
+static void test_strips_match_cpu(void)
+{
+    gpu_stage *gpu = open_gpu();
+    for (int i = 0; i < case_count() / 2 + 1; i++) {
+        gpu_stage_set_rows(gpu, rows_choice(i));
+        forward_case(gpu, true, i % 2 == 0, true, "5/3 in strips");
+        forward_case(gpu, false, i % 2 == 0, true, "9/7 in strips");
+        inverse_case(gpu, true, i % 2 == 0, true, "5/3 in strips");
+        inverse_case(gpu, false, i % 2 == 0, true, "9/7 in strips");
+    }
+    gpu_stage_set_memory_limit(gpu, 0);
+    gpu_stage_destroy(gpu);
+}
+
 static const test_case cases[] = {
     {"forward_matches_cpu", test_forward_matches_cpu},
     {"inverse_matches_cpu", test_inverse_matches_cpu},
+    {"strips_match_cpu", test_strips_match_cpu},
     {"encode_same_bytes", test_encode_same_bytes},
     {"decode_conformance_same", test_decode_conformance_same},
 };
