@@ -13,6 +13,8 @@
  * dwt.h, or, for the forward outputs, code-block by code-block
  * (codeblock_layout.h). Uploads and downloads overlap the kernels (two
  * streams); input buffers are page-locked for the time of their upload.
+ * A plane larger than the device's memory goes through in strips of rows
+ * (Mallat layout only).
  * In a build without CUDA every call fails with GJ2K_ERROR_DEVICE.
  */
 #ifndef GJ2K_GPU_STAGE_H

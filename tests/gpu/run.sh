@@ -46,7 +46,7 @@ tail -5 "$logs/ctest.txt"
 step "compute-sanitizer memcheck (small cases)"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
-  for case in forward_matches_cpu inverse_matches_cpu; do
+  for case in forward_matches_cpu inverse_matches_cpu strips_match_cpu; do
     GJ2K_GPU_TEST_CASES=4 "$sanitizer" --tool memcheck --error-exitcode 1 \
       build/gpu/tests/gpu/test_gpu_stage "$case" >"$logs/memcheck-$case.txt" 2>&1
     rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"

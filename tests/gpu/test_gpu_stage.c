@@ -1,6 +1,7 @@
 /* test_gpu_stage.c - the GPU stage against the CPU reference: the same bits
  * for fresh random data of odd sizes and origins, both wavelets, forward
- * and inverse; byte-identical codestreams from --device gpu and cpu; the
+ * and inverse, whole and in strips (planes larger than the stage may hold);
+ * byte-identical codestreams from --device gpu and cpu; the
  * same decoded images over the conformance codestreams. Every case skips
  * (exit 77) on a machine without a usable GPU. */
 #include <dirent.h>
