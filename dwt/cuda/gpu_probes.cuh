@@ -1,0 +1,121 @@
+/* gpu_probes.cuh - what `gj2k bench` and the GPU tests ask of the stage
+ * beside its work: pinned host memory measured, the device's copy
+ * bandwidth, buffers poisoned. Included by gpu_stage.cu. */
+#ifndef GJ2K_GPU_PROBES_CUH
+#define GJ2K_GPU_PROBES_CUH
+
+static double milliseconds_since(const timespec &start)
+{
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start.tv_sec) * 1e3 + (double)(now.tv_nsec - start.tv_nsec) * 1e-6;
+}
+
+/* The best of three uploads of `bytes` from `source`, in GB/s. */
+static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, double *gbps)
+{
+    double best = 1e30;
+    cudaError_t e = cudaSuccess;
+    for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++) {
+        timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        e = cudaMemcpyAsync(g->work[0], source, bytes, cudaMemcpyHostToDevice, g->stream);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(g->stream);
+        double ms = milliseconds_since(start);
+        best = ms < best ? ms : best;
+    }
+    *gbps = (double)bytes / (best * 1e6);
+    return e;
+}
+
+extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pinned_probe *probe,
+                                              gj2k_error *error)
+{
+    *probe = gpu_pinned_probe{};
+    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    if (status != GJ2K_OK)
+        return status;
+    void *pinned = nullptr, *pageable = std::malloc(bytes);
+    if (pageable == nullptr)
+        return device_fail(error, cudaErrorMemoryAllocation, "host memory");
+    std::memset(pageable, 1, bytes);
+    timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    cudaError_t e = cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault);
+    probe->allocate_ms = milliseconds_since(start);
+    if (e == cudaSuccess) {
+        std::memset(pinned, 1, bytes);
+        e = upload_rate(g, pinned, bytes, &probe->pinned_gbps);
+        if (e == cudaSuccess)
+            e = upload_rate(g, pageable, bytes, &probe->pageable_gbps);
+        double best = 1e30;
+        for (int repeat = 0; repeat < 3; repeat++) {
+            clock_gettime(CLOCK_MONOTONIC, &start);
+            std::memcpy(pinned, pageable, bytes);
+            double ms = milliseconds_since(start);
+            best = ms < best ? ms : best;
+        }
+        probe->memcpy_gbps = (double)bytes / (best * 1e6);
+        cudaFreeHost(pinned);
+    }
+    if (e == cudaSuccess) {
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        e = cudaHostRegister(pageable, bytes, cudaHostRegisterDefault);
+        probe->register_ms = milliseconds_since(start);
+        if (e == cudaSuccess) {
+            e = upload_rate(g, pageable, bytes, &probe->registered_gbps);
+            cudaHostUnregister(pageable);
+        }
+    }
+    std::free(pageable);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "pinned memory probe");
+    return GJ2K_OK;
+}
+
+extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, double *gbps,
+                                                gj2k_error *error)
+{
+    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    if (status != GJ2K_OK)
+        return status;
+    cudaEvent_t start, stop;
+    GPU_CHECK(cudaEventCreate(&start), "event");
+    cudaError_t e = cudaEventCreate(&stop);
+    float best = 1e30f;
+    for (int repeat = 0; repeat < 5 && e == cudaSuccess; repeat++) {
+        cudaEventRecord(start, g->stream);
+        e = cudaMemcpyAsync(g->work[0], g->work[1], bytes, cudaMemcpyDeviceToDevice, g->stream);
+        cudaEventRecord(stop, g->stream);
+        float ms = 0.0f;
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(stop);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&ms, start, stop);
+        best = ms < best ? ms : best;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "copy bandwidth");
+    *gbps = 2.0 * (double)bytes / ((double)best * 1e6);
+    return GJ2K_OK;
+}
+
+extern "C" gj2k_status gpu_stage_poison(gpu_stage *g, gj2k_error *error)
+{
+    size_t bytes = g->capacity * 4;
+    for (int i = 0; i < 3 && bytes > 0; i++) {
+        GPU_CHECK(cudaMemsetAsync(g->planes[i], 0xFF, bytes, g->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(g->work[i], 0xFF, bytes, g->stream), "poison");
+    }
+    for (int i = 0; i < 2 && bytes > 0; i++) {
+        GPU_CHECK(cudaMemsetAsync(g->values[i], 0xFF, bytes, g->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(g->fractions[i], 0xFF, g->capacity, g->stream), "poison");
+    }
+    GPU_CHECK(cudaStreamSynchronize(g->stream), "poison");
+    return GJ2K_OK;
+}
+
+#endif
