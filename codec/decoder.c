@@ -160,10 +160,8 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
         taken[indices[i]] = true;
     }
     for (uint32_t c = 0; c < image->num_components; c++)
-        if (!taken[c]) {
-            free(image->components[c].samples);
-            free(image->components[c].wide_samples);
-        }
+        if (!taken[c])
+            color_render_release(&image->components[c]);
     free(image->components);
     free(taken);
     image->components = kept;

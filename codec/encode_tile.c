@@ -8,8 +8,10 @@
 #include "component_transform.h"
 #include "dwt.h"
 #include "error.h"
+#include "image_formats.h"
 #include "level_shift.h"
 #include "parallel_for.h"
+#include "plane_gate.h"
 #include "quantization.h"
 #include "tier1.h"
 
@@ -55,8 +57,7 @@ static gj2k_status pack_plane(void *context, size_t index, unsigned worker)
     dwt_rect r = plane->rect;
     size_t width = r.x1 - r.x0;
     const gj2k_component *c = plane->source;
-    int64_t lo = plane->plan->is_signed ? -((int64_t)1 << (plane->plan->precision - 1)) : 0;
-    int64_t hi = lo + ((int64_t)1 << plane->plan->precision) - 1;
+    int64_t lo = image_sample_min(c), hi = image_sample_max(c);
     unsigned bytes = plane->packed_bytes;
     for (uint32_t y = r.y0; y < r.y1 && bytes < 4; y++) {
         const int32_t *row = c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0);
@@ -128,35 +129,10 @@ static gj2k_status transform_plane(void *context, size_t index, unsigned worker)
     return status;
 }
 
-/* On the GPU path the components' coefficients arrive one by one while
- * Tier-1 codes the ones already there (blocks are listed component by
- * component, and handed out in that order). */
-typedef struct plane_readiness {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    uint32_t ready;  /* components 0..ready-1 are in host memory */
-    bool failed;     /* the GPU stage failed: nothing more will come */
-} plane_readiness;
-
-static void plane_arrived(void *user, uint32_t plane)
-{
-    plane_readiness *r = user;
-    pthread_mutex_lock(&r->lock);
-    r->ready = plane + 1;
-    pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-}
-
-/* Waits for component c; false when it will never come. */
-static bool wait_for_plane(plane_readiness *r, uint32_t c)
-{
-    pthread_mutex_lock(&r->lock);
-    while (r->ready <= c && !r->failed)
-        pthread_cond_wait(&r->changed, &r->lock);
-    bool ok = r->ready > c;
-    pthread_mutex_unlock(&r->lock);
-    return ok;
-}
+/* On the GPU path the components' coefficients arrive one by one (a
+ * plane_gate of one piece each) while Tier-1 codes the ones already there
+ * (blocks are listed component by component, and handed out in that order). */
+static void plane_arrived(void *user, uint32_t plane) { plane_gate_done(user, plane); }
 
 /* What the Tier-1 workers share. */
 typedef struct block_coding {
@@ -167,7 +143,7 @@ typedef struct block_coding {
     tier1_workspace **workspaces;   /* per worker */
     tier1_encoded_block **scratch;  /* per worker */
     unsigned num_layers;
-    plane_readiness *readiness;     /* NULL: every component is ready */
+    plane_gate *readiness;          /* NULL: every component is ready */
 } block_coding;
 
 static gj2k_status code_block(void *context, size_t index, unsigned worker)
@@ -178,7 +154,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     uint32_t width = cb->rect.x1 - cb->rect.x0, height = cb->rect.y1 - cb->rect.y0;
     const forward_plane *plane = &work->planes[eb->component];
     tier1_encoded_block *out = work->scratch[worker];
-    if (work->readiness != NULL && !wait_for_plane(work->readiness, eb->component))
+    if (work->readiness != NULL && !plane_gate_wait(work->readiness, eb->component))
         return GJ2K_ERROR_DEVICE;
     dwt_band band = eb->subband_index == 0 ? DWT_BAND_LL
                                            : (dwt_band)((eb->subband_index - 1) % 3 + 1);
@@ -262,7 +238,7 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
 }
 
 static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forward_plane *planes,
-                               const int32_t **origins, plane_readiness *readiness,
+                               const int32_t **origins, plane_gate *readiness,
                                gj2k_error *error)
 {
     unsigned threads = parallel_thread_count(plan->threads);
@@ -319,7 +295,7 @@ static void plan_codeblock_layout(forward_plane *plane, const tile_component *tc
 
 /* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
 static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, forward_plane *planes,
-                                    uint32_t n, plane_readiness *readiness, gj2k_error *error)
+                                    uint32_t n, plane_gate *readiness, gj2k_error *error)
 {
     gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
     float *steps = calloc((size_t)n * J2K_MAX_SUBBANDS, sizeof *steps);
@@ -360,7 +336,7 @@ typedef struct gpu_transform_job {
     gpu_stage *gpu;
     forward_plane *planes;
     uint32_t n;
-    plane_readiness readiness;
+    plane_gate readiness;
     gj2k_status status;
     gj2k_error error;
 } gpu_transform_job;
@@ -370,13 +346,10 @@ static void *run_gpu_transform(void *argument)
     gpu_transform_job *job = argument;
     job->status = transform_on_gpu(job->plan, job->gpu, job->planes, job->n, &job->readiness,
                                    &job->error);
-    pthread_mutex_lock(&job->readiness.lock);
     if (job->status != GJ2K_OK)
-        job->readiness.failed = true;
+        plane_gate_fail(&job->readiness);
     else
-        job->readiness.ready = job->n;
-    pthread_cond_broadcast(&job->readiness.changed);
-    pthread_mutex_unlock(&job->readiness.lock);
+        plane_gate_open(&job->readiness);
     return NULL;
 }
 
@@ -388,10 +361,10 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
 {
     gpu_transform_job job = {.plan = plan, .gpu = gpu, .planes = planes,
                              .n = tile->num_components};
-    pthread_mutex_init(&job.readiness.lock, NULL);
-    pthread_cond_init(&job.readiness.changed, NULL);
+    gj2k_status status = plane_gate_init(&job.readiness, job.n, NULL, error);
+    if (status != GJ2K_OK)
+        return status;
     pthread_t thread;
-    gj2k_status status = GJ2K_OK;
     if (pthread_create(&thread, NULL, run_gpu_transform, &job) != 0) {
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot start the GPU thread");
     } else {
@@ -403,8 +376,7 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
             status = job.status;
         }
     }
-    pthread_cond_destroy(&job.readiness.changed);
-    pthread_mutex_destroy(&job.readiness.lock);
+    plane_gate_destroy(&job.readiness);
     return status;
 }
 

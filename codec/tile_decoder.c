@@ -2,7 +2,6 @@
 #include "tile_decoder.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "error.h"
 #include "level_shift.h"
 #include "parallel_for.h"
+#include "plane_gate.h"
 #include "quantization.h"
 #include "tier1.h"
 #include "tier2_decode.h"
@@ -40,49 +40,11 @@ typedef struct tile_plane {
     float half_steps[J2K_MAX_SUBBANDS];
 } tile_plane;
 
-/* Which planes have all their code-blocks decoded: Tier-1 counts them down
- * and the second half of the tile (on another thread, for the GPU) waits
- * for each plane in turn, so the GPU can start on a plane while Tier-1 is
- * still on the next. */
-typedef struct plane_readiness {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    size_t *remaining;     /* code-blocks still to decode, per plane */
-    bool failed;           /* Tier-1 gave up: no plane will come */
-} plane_readiness;
-
-static void readiness_block_done(plane_readiness *r, uint32_t plane)
-{
-    pthread_mutex_lock(&r->lock);
-    if (--r->remaining[plane] == 0)
-        pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-}
-
-static void readiness_fail(plane_readiness *r)
-{
-    pthread_mutex_lock(&r->lock);
-    r->failed = true;
-    pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-}
-
-/* Waits for one plane's code-blocks; false when they will never come. */
-static bool readiness_wait(plane_readiness *r, uint32_t plane)
-{
-    pthread_mutex_lock(&r->lock);
-    while (r->remaining[plane] != 0 && !r->failed)
-        pthread_cond_wait(&r->changed, &r->lock);
-    bool ready = r->remaining[plane] == 0;
-    pthread_mutex_unlock(&r->lock);
-    return ready;
-}
-
 /* What the code-block workers share. */
 typedef struct block_work {
     const tier2_block *blocks;
     tile_plane *planes;
-    plane_readiness *readiness;
+    plane_gate *gate;              /* GPU path: each plane's code-blocks counted down; else NULL */
     unsigned reduce;
     tier1_workspace **workspaces;  /* one per worker */
     int32_t **coefficients;        /* TIER1_MAX_SAMPLES per worker */
@@ -199,8 +161,8 @@ static gj2k_status decode_block(void *context, size_t index, unsigned worker)
 {
     block_work *work = context;
     gj2k_status status = decode_block_data(work, index, worker);
-    if (status == GJ2K_OK)
-        readiness_block_done(work->readiness, work->blocks[index].component);
+    if (status == GJ2K_OK && work->gate != NULL)
+        plane_gate_done(work->gate, work->blocks[index].component);
     return status;
 }
 
@@ -249,18 +211,18 @@ static void inverse_component_transform(tile_plane *planes)
  * GPU (gpu_stage.h), the same bits as the CPU's: components 0..2 together
  * when they take the component transform, the others one by one. */
 typedef struct plane_wait {
-    plane_readiness *readiness;
+    plane_gate *gate;
     uint32_t first;        /* the plane gpu_inverse calls 0 */
 } plane_wait;
 
 static bool wait_for_plane(void *user, uint32_t plane)
 {
     plane_wait *w = user;
-    return readiness_wait(w->readiness, w->first + plane);
+    return plane_gate_wait(w->gate, w->first + plane);
 }
 
 static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n, bool mct,
-                                  plane_readiness *readiness, gj2k_error *error)
+                                  plane_gate *gate, gj2k_error *error)
 {
     gj2k_status status = GJ2K_OK;
     for (uint32_t c = 0; c < n && status == GJ2K_OK;) {
@@ -279,7 +241,7 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
                                           .half_steps = p->halves ? p->half_steps : NULL,
                                           .output = p->packed, .output_bytes = p->packed_bytes};
         }
-        plane_wait wait = {readiness, c};
+        plane_wait wait = {gate, c};
         status = gpu_inverse(gpu, jobs, group, planes[c].reversible, group == 3, wait_for_plane,
                              &wait, error);
         c += group;
@@ -287,29 +249,23 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
     return status;
 }
 
-/* On the GPU path, planes whose coefficients fit in half steps (Mb <= 30:
- * 2 |q| + 2^lowest < 2^31) leave dequantization to the GPU: Tier-1 writes
- * half steps into `integers`, and for 9/7 the step sizes go along halved. */
-static void plan_gpu_dequantization(tile_plane *planes, uint32_t n)
+/* On the GPU path, a plane whose coefficients fit in half steps (Mb <= 30:
+ * 2 |q| + 2^lowest < 2^31) leaves dequantization to the GPU: Tier-1 writes
+ * half steps into `integers` (no `floats`), and for 9/7 the step sizes go
+ * along halved. */
+static void plan_gpu_dequantization(tile_plane *plane)
 {
-    for (uint32_t c = 0; c < n; c++) {
-        tile_plane *plane = &planes[c];
-        unsigned subbands = 3u * plane->levels + 1u, largest = 0;
-        for (unsigned s = 0; s < 3u * plane->params.coding.levels + 1u; s++)
-            largest = plane->magnitude_bits[s] > largest ? plane->magnitude_bits[s] : largest;
-        if (largest > 30)
-            continue;
-        plane->halves = true;
-        if (plane->reversible)
-            continue;
-        for (unsigned s = 0; s < subbands; s++) {
-            dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
-            float delta = (float)quant_step_size(plane->params.steps[s],
-                                                 quant_dynamic_range(plane->precision, band));
-            plane->half_steps[s] = delta * 0.5f;
-        }
-        free(plane->floats);
-        plane->floats = NULL;
+    unsigned largest = 0;
+    for (unsigned s = 0; s < 3u * plane->params.coding.levels + 1u; s++)
+        largest = plane->magnitude_bits[s] > largest ? plane->magnitude_bits[s] : largest;
+    if (largest > 30)
+        return;
+    plane->halves = true;
+    for (unsigned s = 0; !plane->reversible && s < 3u * plane->levels + 1u; s++) {
+        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+        float delta = (float)quant_step_size(plane->params.steps[s],
+                                             quant_dynamic_range(plane->precision, band));
+        plane->half_steps[s] = delta * 0.5f;
     }
 }
 
@@ -350,7 +306,7 @@ static void place_plane(const tile_plane *plane, gj2k_component *component)
 /* Resolves the parameters and builds the structure of every tile-component. */
 static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile,
                                   uint32_t tile_index, unsigned reduce, const gj2k_image *image,
-                                  tile_plane *planes, gj2k_error *error)
+                                  bool on_gpu, tile_plane *planes, gj2k_error *error)
 {
     const j2k_siz *siz = &cs->siz;
     dwt_rect tile_rect = j2k_tile_rect(siz, tile_index);
@@ -387,11 +343,14 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
                                                  plane->params.steps[s]) + plane->params.roi_shift;
             plane->magnitude_bits[s] = (uint8_t)(bits > 255 ? 255 : bits);
         }
+        if (on_gpu)
+            plan_gpu_dequantization(plane);
+        bool floats = !plane->reversible && !plane->halves;
         size_t area = rect_area(plane->rect);
         plane->integers = calloc(area ? area : 1, sizeof *plane->integers);
-        if (!plane->reversible)
+        if (floats)
             plane->floats = calloc(area ? area : 1, sizeof *plane->floats);
-        if (plane->integers == NULL || (!plane->reversible && plane->floats == NULL))
+        if (plane->integers == NULL || (floats && plane->floats == NULL))
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                              "out of memory for tile %u component %u", tile_index, c);
     }
@@ -400,13 +359,13 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
 
 /* Tier-1 on every code-block, on all threads. */
 static gj2k_status decode_blocks(const tier2_block *blocks, size_t count, tile_plane *planes,
-                                 plane_readiness *readiness, const tile_decode_settings *settings,
+                                 plane_gate *gate, const tile_decode_settings *settings,
                                  uint32_t tile_index, gj2k_error *error)
 {
     unsigned threads = parallel_thread_count(settings->threads);
     if ((size_t)threads > count)
         threads = count ? (unsigned)count : 1;
-    block_work work = {.blocks = blocks, .planes = planes, .readiness = readiness,
+    block_work work = {.blocks = blocks, .planes = planes, .gate = gate,
                        .reduce = settings->reduce};
     atomic_init(&work.damaged_blocks, 0);
     work.workspaces = calloc(threads, sizeof *work.workspaces);
@@ -495,24 +454,21 @@ done:
  * planes, the inverse transforms still to come. */
 struct tile_decoding {
     uint32_t tile_index;
-    bool on_gpu;           /* the second half runs on settings->gpu (decided before Tier-1) */
+    bool on_gpu;           /* the second half runs on settings->gpu, beside Tier-1, and
+                              waits at `gate` for each plane's code-blocks */
+    plane_gate gate;
     uint32_t num_planes;
     tile_plane *planes;
     tier2_block *blocks;
     size_t num_blocks;
-    plane_readiness readiness;
-    bool has_readiness;
 };
 
 void tile_decoding_free(tile_decoding *work)
 {
     if (work == NULL)
         return;
-    if (work->has_readiness) {
-        pthread_mutex_destroy(&work->readiness.lock);
-        pthread_cond_destroy(&work->readiness.changed);
-    }
-    free(work->readiness.remaining);
+    if (work->on_gpu)
+        plane_gate_destroy(&work->gate);
     free(work->blocks);
     for (uint32_t c = 0; work->planes != NULL && c < work->num_planes; c++) {
         if (work->planes[c].has_structure)
@@ -525,23 +481,18 @@ void tile_decoding_free(tile_decoding *work)
     free(work);
 }
 
-/* Counts each plane's code-blocks for the readiness. */
-static gj2k_status readiness_init(tile_decoding *work, gj2k_error *error)
+/* The GPU path's gate: each plane's code-blocks, counted. */
+static gj2k_status gate_init(tile_decoding *work, gj2k_error *error)
 {
-    plane_readiness *r = &work->readiness;
-    r->remaining = calloc(work->num_planes, sizeof *r->remaining);
-    if (r->remaining == NULL)
+    size_t *blocks = calloc(work->num_planes ? work->num_planes : 1, sizeof *blocks);
+    if (blocks == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < work->num_blocks; i++)
-        r->remaining[work->blocks[i].component]++;
-    if (pthread_mutex_init(&r->lock, NULL) != 0)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot create a lock");
-    if (pthread_cond_init(&r->changed, NULL) != 0) {
-        pthread_mutex_destroy(&r->lock);
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot create a condition");
-    }
-    work->has_readiness = true;
-    return GJ2K_OK;
+        blocks[work->blocks[i].component]++;
+    gj2k_status status = plane_gate_init(&work->gate, work->num_planes, blocks, error);
+    free(blocks);
+    work->on_gpu = status == GJ2K_OK;
+    return status;
 }
 
 gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *data,
@@ -558,17 +509,14 @@ gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *d
     }
     work->tile_index = tile_index;
     work->num_planes = n;
+    /* With a GPU stage, it takes every tile (decoder.c). */
     gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
-                                        work->planes, error);
-    if (status == GJ2K_OK && settings->gpu != NULL) { /* it takes every tile (decoder.c) */
-        work->on_gpu = true;
-        plan_gpu_dequantization(work->planes, n);
-    }
+                                        settings->gpu != NULL, work->planes, error);
     if (status == GJ2K_OK)
         status = read_packets(codestream, data, tile, tile_index, work->planes, settings,
                               &work->blocks, &work->num_blocks, error);
-    if (status == GJ2K_OK)
-        status = readiness_init(work, error);
+    if (status == GJ2K_OK && settings->gpu != NULL)
+        status = gate_init(work, error);
     if (status != GJ2K_OK) {
         if (error != NULL && error->status == GJ2K_OK)
             gj2k_fail(error, status, "tile %u: %s", tile_index, gj2k_status_name(status));
@@ -582,17 +530,19 @@ gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *d
 gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *settings,
                                gj2k_error *error)
 {
-    gj2k_status status = decode_blocks(work->blocks, work->num_blocks, work->planes,
-                                       &work->readiness, settings, work->tile_index, error);
-    if (status != GJ2K_OK)
-        readiness_fail(&work->readiness);
+    plane_gate *gate = work->on_gpu ? &work->gate : NULL;
+    gj2k_status status = decode_blocks(work->blocks, work->num_blocks, work->planes, gate,
+                                       settings, work->tile_index, error);
+    if (status != GJ2K_OK && gate != NULL)
+        plane_gate_fail(gate);
     return status;
 }
 
-gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
-                                     uint32_t tile_index, const tile_decode_settings *settings,
-                                     const gj2k_image *image, tile_decoding **out,
-                                     gj2k_error *error)
+static gj2k_status tile_decode_coefficients(const j2k_codestream *codestream,
+                                            const uint8_t *data, uint32_t tile_index,
+                                            const tile_decode_settings *settings,
+                                            const gj2k_image *image, tile_decoding **out,
+                                            gj2k_error *error)
 {
     gj2k_status status = tile_decode_begin(codestream, data, tile_index, settings, image, out,
                                            error);
@@ -610,13 +560,9 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     uint32_t n = work->num_planes, tile_index = work->tile_index;
     gj2k_status status = GJ2K_OK;
     bool mct = uses_component_transform(planes, n, settings, tile_index);
-    bool on_gpu = work->on_gpu && settings->gpu != NULL;
+    bool on_gpu = work->on_gpu; /* else Tier-1 is done: tile_decode_blocks came first */
     if (on_gpu)
-        status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->readiness, error);
-    for (uint32_t c = 0; status == GJ2K_OK && !on_gpu && c < n; c++)
-        if (!readiness_wait(&work->readiness, c))
-            status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
-                               "tile %u: its code-blocks failed", tile_index);
+        status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->gate, error);
     if (status == GJ2K_OK && !on_gpu)
         status = parallel_for(n, settings->threads, inverse_transform_plane, planes);
     if (status == GJ2K_OK && !on_gpu) {

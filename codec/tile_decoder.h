@@ -27,24 +27,17 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
                         const tile_decode_settings *settings, gj2k_image *image,
                         gj2k_error *error);
 
-/* The same in two halves, so that the inverse transforms of one tile (on
- * the GPU) can run beside the code-blocks of the next: first Tier-2, Tier-1
- * and dequantization into a tile_decoding; then the inverse DWT, component
- * transform and level shift into the image. Tiles cover disjoint parts of
- * the image, so the second half of one tile may run on another thread
- * while the first half of the next runs; the GPU stage takes one tile at a
- * time.
- *
- * The first half comes in two steps too: tile_decode_begin (Tier-2) and
- * tile_decode_blocks (Tier-1 and dequantization). The second half may start
- * on its own thread between them: it waits for each plane's code-blocks
- * (and fails if tile_decode_blocks does), so on the GPU a tile's planes
- * overlap its own Tier-1 as well. */
+/* The same in three steps, so that on the GPU the inverse transforms of a
+ * tile run beside Tier-1 of its own later planes and of the next tile:
+ * tile_decode_begin (Tier-2), tile_decode_blocks (Tier-1 and
+ * dequantization) and tile_decode_samples (inverse DWT, component transform
+ * and level shift into the image). With a GPU stage in the settings,
+ * tile_decode_samples may start on its own thread before
+ * tile_decode_blocks: it waits for each plane's code-blocks (and fails if
+ * tile_decode_blocks does). Without one it must come after. Tiles cover
+ * disjoint parts of the image, so the samples of one tile may be placed
+ * while the next tile decodes; the GPU stage takes one tile at a time. */
 typedef struct tile_decoding tile_decoding;
-gj2k_status tile_decode_coefficients(const j2k_codestream *codestream, const uint8_t *data,
-                                     uint32_t tile_index, const tile_decode_settings *settings,
-                                     const gj2k_image *image, tile_decoding **out,
-                                     gj2k_error *error);
 gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *data,
                               uint32_t tile_index, const tile_decode_settings *settings,
                               const gj2k_image *image, tile_decoding **out, gj2k_error *error);
