@@ -90,11 +90,29 @@ static gj2k_status plan_coding(const gj2k_encode_options *o, j2k_component_codin
     return GJ2K_OK;
 }
 
+/* Synthesis energy of each subband s (LL, then HL, LH, HH from level
+ * `levels` to 1): it depends on the wavelet, the level and the band alone, so
+ * every component shares it. */
+static gj2k_status plan_band_energies(bool reversible, unsigned levels,
+                                      double energy[J2K_MAX_SUBBANDS], gj2k_error *error)
+{
+    for (unsigned s = 0; s < 3 * levels + 1; s++) {
+        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
+        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+        energy[s] = dwt_synthesis_energy(reversible, level, band);
+        if (!(energy[s] > 0.0))
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    return GJ2K_OK;
+}
+
 /* Quantization of one component (E.1): reversible, one exponent per band
  * (Rb); irreversible, Delta_b = 1 / sqrt(synthesis energy), so every band's
- * quantization error weighs alike in the image. */
-static gj2k_status plan_quantization(encode_component_plan *cp, bool reversible, bool mct,
-                                     uint32_t component, unsigned guard_bits, gj2k_error *error)
+ * quantization error weighs alike in the image. `energy`: plan_band_energies
+ * for the component's levels. */
+static void plan_quantization(encode_component_plan *cp, bool reversible, bool mct,
+                              uint32_t component, unsigned guard_bits,
+                              const double energy[J2K_MAX_SUBBANDS])
 {
     unsigned levels = cp->coding.levels;
     j2k_quantization *q = &cp->quantization;
@@ -105,12 +123,8 @@ static gj2k_status plan_quantization(encode_component_plan *cp, bool reversible,
     if (mct && component < 3)
         mct_energy = reversible ? rct_synthesis_energy(component) : ict_synthesis_energy(component);
     for (unsigned s = 0; s < q->num_steps; s++) {
-        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
         dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
         unsigned range = quant_dynamic_range(cp->precision, band);
-        double energy = dwt_synthesis_energy(reversible, level, band);
-        if (!(energy > 0.0))
-            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
         if (reversible) {
             q->steps[s] = (quant_step){.exponent = (uint8_t)range, .mantissa = 0};
             cp->step[s] = 1.0;
@@ -118,15 +132,14 @@ static gj2k_status plan_quantization(encode_component_plan *cp, bool reversible,
             /* Mb = G + eps - 1 must stay within 31 planes (Tier-1). */
             unsigned max_exponent = 32 - guard_bits;
             quant_step step;
-            if (!quant_step_from_size(1.0 / sqrt(energy), range, &step) ||
+            if (!quant_step_from_size(1.0 / sqrt(energy[s]), range, &step) ||
                 step.exponent > max_exponent)
                 step = (quant_step){.exponent = (uint8_t)max_exponent, .mantissa = 0};
             q->steps[s] = step;
             cp->step[s] = quant_step_size(step, range);
         }
-        cp->weight[s] = cp->step[s] * cp->step[s] * energy * mct_energy;
+        cp->weight[s] = cp->step[s] * cp->step[s] * energy[s] * mct_energy;
     }
-    return GJ2K_OK;
 }
 
 /* SIZ (A.5.1) with the tile grid of the options. */
@@ -323,12 +336,15 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
     if (status == GJ2K_OK && (plan->components = calloc(image->num_components,
                                                         sizeof *plan->components)) == NULL)
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    double energy[J2K_MAX_SUBBANDS];
+    if (status == GJ2K_OK)
+        status = plan_band_energies(plan->reversible, plan->cod.coding.levels, energy, error);
     for (uint32_t c = 0; status == GJ2K_OK && c < image->num_components; c++) {
         encode_component_plan *cp = &plan->components[c];
         cp->precision = image->components[c].precision;
         cp->is_signed = image->components[c].is_signed;
         cp->coding = plan->cod.coding;
-        status = plan_quantization(cp, plan->reversible, mct, c, guard_bits, error);
+        plan_quantization(cp, plan->reversible, mct, c, guard_bits, energy);
     }
     if (status == GJ2K_OK)
         status = plan_progression_changes(o, plan, error);

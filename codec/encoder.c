@@ -3,6 +3,7 @@
  * and missing bit-planes (E.1, B.10.5) -> rate control over the whole image
  * (rate_control.c) -> Tier-2 packets (Annex B) -> main header, tile-parts
  * and TLM/PLT (Annex A) -> optional JP2 boxes (Annex I). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,9 @@ typedef struct encoder_run {
     void *warning_user;
     uint32_t gpu_tiles;
     rate_request request; /* the last rate control run */
+    /* Tier-2 bytes of layers 0..l over every tile as the last write_output
+     * left the layers, measured once each; SIZE_MAX: not measured. */
+    size_t layer_packets[GJ2K_MAX_LAYERS];
 } encoder_run;
 
 static tier2_encode_params tile_packet_params(const encoder_run *run, uint32_t tile,
@@ -65,6 +69,21 @@ static gj2k_status measure_packets(void *user, unsigned layer, size_t *bytes, gj
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for packets");
         *bytes += run->scratch.size;
     }
+    return GJ2K_OK;
+}
+
+/* measure_packets for layers 0..layer, after the last write_output. */
+static gj2k_status layer_packet_bytes(encoder_run *run, unsigned layer, size_t *bytes,
+                                      gj2k_error *error)
+{
+    if (run->layer_packets[layer] == SIZE_MAX) {
+        size_t measured = 0;
+        gj2k_status status = measure_packets(run, layer, &measured, error);
+        if (status != GJ2K_OK)
+            return status;
+        run->layer_packets[layer] = measured;
+    }
+    *bytes = run->layer_packets[layer];
     return GJ2K_OK;
 }
 
@@ -172,6 +191,13 @@ static gj2k_status write_output(encoder_run *run, byte_buffer *out, size_t *code
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the codestream");
     }
     *codestream_bytes = codestream.size;
+    /* write_tile_parts ran Tier-2 as measure_packets does for the last layer
+     * (PLT lengths aside, which leave the packets alike): its bytes are those
+     * of every layer; fewer layers are measured when asked. */
+    for (unsigned l = 0; l < run->plan.cod.layers; l++)
+        run->layer_packets[l] = SIZE_MAX;
+    if (status == GJ2K_OK)
+        run->layer_packets[run->plan.cod.layers - 1] = *packet_bytes;
     out->size = 0;
     if (status == GJ2K_OK && run->plan.format == GJ2K_FORMAT_JP2) {
         jp2_file jp2;
@@ -250,7 +276,7 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
         const encode_layer_target *t = &plan->layers[l];
         size_t packets = 0;
         if (t->lossless || t->by_distortion ||
-            measure_packets(run, l, &packets, error) != GJ2K_OK)
+            layer_packet_bytes(run, l, &packets, error) != GJ2K_OK)
             continue;
         size_t layer_size = out->size - packet_bytes + packets;
         if (layer_size > t->max_bytes)
@@ -335,18 +361,15 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
     report->num_tiles = run->num_tiles;
     report->mct = run->plan.cod.mct != 0;
     report->gpu_tiles = run->gpu_tiles;
-    size_t all_packets = 0;
+    /* Packets of every layer, from the last write_output. */
+    size_t all_packets = run->layer_packets[run->plan.cod.layers - 1];
     gj2k_error ignored;
     report->layer_bytes[0] = bytes;
-    if (run->plan.cod.layers == 1 ||
-        measure_packets(run, run->plan.cod.layers - 1, &all_packets, &ignored) != GJ2K_OK)
-        goto counts;
     for (unsigned l = 0; l < run->plan.cod.layers; l++) {
         size_t packets = 0;
-        if (measure_packets(run, l, &packets, &ignored) == GJ2K_OK)
+        if (layer_packet_bytes(run, l, &packets, &ignored) == GJ2K_OK)
             report->layer_bytes[l] = bytes - all_packets + packets;
     }
-counts:
     for (uint32_t t = 0; t < run->num_tiles; t++)
         report->num_codeblocks += run->tiles[t].num_blocks;
     for (uint32_t c = 0; c < run->plan.siz.num_components; c++)

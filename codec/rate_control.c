@@ -121,6 +121,13 @@ static unsigned passes_at(const rate_state *st, const rate_block *rb, long k, un
     return passes > previous ? passes : previous;
 }
 
+/* Sets a block's passes in layer `layer` and, provisionally, above it. */
+static void set_passes(encoded_block *b, unsigned layer, unsigned num_layers, unsigned passes)
+{
+    for (unsigned l = layer; l < num_layers; l++)
+        b->layer_passes[l] = (uint8_t)passes;
+}
+
 /* Sets layer `layer` (and, provisionally, the layers above it) of every
  * block to threshold index k; returns the squared error left. */
 static double apply_threshold(const rate_state *st, unsigned layer, unsigned num_layers, long k,
@@ -132,19 +139,11 @@ static double apply_threshold(const rate_state *st, unsigned layer, unsigned num
         encoded_block *b = rb->block;
         unsigned previous = layer > 0 ? b->layer_passes[layer - 1] : 0;
         unsigned passes = everything ? b->num_passes : passes_at(st, rb, k, previous);
-        for (unsigned l = layer; l < num_layers; l++)
-            b->layer_passes[l] = (uint8_t)passes;
+        set_passes(b, layer, num_layers, passes);
         for (unsigned j = 0; j < passes; j++)
             removed += b->distortion[j];
     }
     return st->energy - removed;
-}
-
-/* Sets a block's passes in layer `layer` and, provisionally, above it. */
-static void set_passes(encoded_block *b, unsigned layer, unsigned num_layers, unsigned passes)
-{
-    for (unsigned l = layer; l < num_layers; l++)
-        b->layer_passes[l] = (uint8_t)passes;
 }
 
 typedef struct fill_candidate {

@@ -92,30 +92,36 @@ quant_step quant_step_unpack(uint16_t field, bool reversible)
     return step;
 }
 
+/* Annex E: q = sign(a) floor(|a| / delta), m = |a| / delta being one IEEE
+ * binary32 division, then truncation toward zero (a floor here). A quotient
+ * of 2^31 or more saturates; NaN gives 0. */
+static inline int32_t deadzone_index(float a, float m)
+{
+    int32_t q;
+    if (m < 2147483648.0f)
+        q = (int32_t)m;
+    else
+        q = m != m ? 0 : INT32_MAX;
+    return a < 0.0f ? -q : q;
+}
+
 void quant_forward(const float *coefficients, int32_t *indices, size_t count, float delta)
 {
     for (size_t i = 0; i < count; i++) {
         float a = coefficients[i];
-        /* Annex E: q = sign(a) floor(|a| / delta), one IEEE binary32
-         * division, then truncation toward zero (a floor here). A quotient
-         * of 2^31 or more saturates; NaN gives 0. */
-        float m = fabsf(a) / delta;
-        int32_t q;
-        if (m < 2147483648.0f)
-            q = (int32_t)m;
-        else
-            q = m != m ? 0 : INT32_MAX;
-        indices[i] = a < 0.0f ? -q : q;
+        indices[i] = deadzone_index(a, fabsf(a) / delta);
     }
 }
 
 void quant_forward_with_fractions(const float *coefficients, int32_t *indices, uint8_t *fractions,
                                   size_t count, float delta)
 {
-    quant_forward(coefficients, indices, count, delta);
     for (size_t i = 0; i < count; i++) {
-        float ratio = fabsf(coefficients[i]) / delta;
-        float fraction = (ratio - floorf(ratio)) * 256.0f;
+        float a = coefficients[i];
+        float m = fabsf(a) / delta;
+        indices[i] = deadzone_index(a, m);
+        /* NaN and infinity give 255. */
+        float fraction = (m - floorf(m)) * 256.0f;
         fractions[i] = (uint8_t)(fraction < 255.0f ? fraction : 255.0f);
     }
 }
