@@ -5,19 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "image_compare.h"
 #include "options.h"
 #include "parallel_for.h"
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static double megapixels(const gj2k_image *image)
 {
@@ -45,17 +38,13 @@ static bool time_encode(const char *name, const gj2k_image *image,
         }
         best = elapsed < best ? elapsed : best;
     }
-    gj2k_decode_options decode = {.threads = options->threads};
-    gj2k_image *decoded = NULL;
     image_difference difference;
-    char why[256] = "";
-    bool compared = gj2k_decode_memory(data, size, &decode, &decoded, &error) == GJ2K_OK &&
-                    image_compare(image, decoded, &difference, why, sizeof why);
-    gj2k_image_destroy(decoded);
+    char why[256];
+    bool compared = image_compare_encoded(image, data, size, options->threads, &difference, why,
+                                          sizeof why) == ENCODED_COMPARED;
     free(data);
     if (!compared) {
-        report_error("bench: encode %s: the output does not decode back: %s", name,
-                     why[0] ? why : error.message);
+        report_error("bench: encode %s: the output does not decode back: %s", name, why);
         return false;
     }
     char quality[64];

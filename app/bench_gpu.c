@@ -4,21 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "component_transform.h"
 #include "dwt.h"
 #include "gpu_stage.h"
 #include "level_shift.h"
 #include "options.h"
 #include "quantization.h"
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef struct gpu_bench {
     const gj2k_image *image;
@@ -99,6 +92,18 @@ done:
     return same;
 }
 
+/* The forward job of plane c: the packed samples in, the indices (and their
+ * fractions) out. */
+static gpu_forward_plane forward_plane(const gpu_bench *b, uint32_t c)
+{
+    const gj2k_component *first = &b->image->components[0];
+    return (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
+                               .precision = first->precision, .is_signed = first->is_signed,
+                               .input = b->packed[c], .input_bytes = b->packed_bytes,
+                               .output = b->samples[c], .fractions = b->fractions[c],
+                               .steps = b->steps};
+}
+
 static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned repeats)
 {
     const gj2k_component *first = &b->image->components[0];
@@ -107,11 +112,7 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
     gpu_forward_plane forward[3];
     gpu_inverse_plane inverse[3];
     for (uint32_t c = 0; c < b->count; c++) {
-        forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
-                                         .precision = first->precision,
-                                         .is_signed = first->is_signed, .input = b->packed[c],
-                                         .input_bytes = b->packed_bytes, .output = b->samples[c],
-                                         .fractions = b->fractions[c], .steps = b->steps};
+        forward[c] = forward_plane(b, c);
         inverse[c] = (gpu_inverse_plane){.rect = b->rect, .levels = b->levels,
                                          .precision = first->precision,
                                          .is_signed = first->is_signed, .samples = b->samples[c],
@@ -127,10 +128,10 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
     bool same = true;
     for (unsigned r = 0; r < repeats; r++) {
         reset_samples(b);
-        double start = seconds_now();
+        double start = now_seconds();
         if (gpu_forward(gpu, forward, b->count, reversible, b->count == 3, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
-        double middle = seconds_now();
+        double middle = now_seconds();
         gpu_stage_take_times(gpu, phases);
         if (r == 0)
             same = forward_matches_cpu(b, reversible);
@@ -138,10 +139,10 @@ static int time_paths(gpu_stage *gpu, gpu_bench *b, bool reversible, unsigned re
         for (uint32_t c = 0; c < b->count && !reversible; c++)
             for (size_t i = 0; i < plane_area(b); i++)
                 b->floats[c][i] = (float)b->samples[c][i] * b->steps[0];
-        double again = seconds_now();
+        double again = now_seconds();
         if (gpu_inverse(gpu, inverse, b->count, reversible, b->count == 3, NULL, NULL, &error) != GJ2K_OK)
             goto failed;
-        double end = seconds_now();
+        double end = now_seconds();
         if (middle - start < best_forward) {
             best_forward = middle - start;
             memcpy(forward_ms, phases, sizeof phases);
@@ -176,7 +177,6 @@ failed:
 static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
 {
     static const int choices[] = {0, 16, 32, 64, 128};
-    const gj2k_component *first = &b->image->components[0];
     gj2k_error error = {0};
     double phases[GPU_PHASES];
     int code = 0;
@@ -188,13 +188,7 @@ static int tune_rows(gpu_stage *gpu, gpu_bench *b, unsigned repeats)
             bool reversible = wavelet == 0;
             gpu_forward_plane forward[3];
             for (uint32_t c = 0; c < b->count; c++)
-                forward[c] = (gpu_forward_plane){.rect = b->rect, .levels = b->levels,
-                                                 .precision = first->precision,
-                                                 .is_signed = first->is_signed,
-                                                 .input = b->packed[c],
-                                                 .input_bytes = b->packed_bytes,
-                                                 .output = b->samples[c],
-                                                 .fractions = b->fractions[c], .steps = b->steps};
+                forward[c] = forward_plane(b, c);
             for (unsigned r = 0; r < repeats; r++) {
                 reset_samples(b);
                 gpu_stage_take_times(gpu, phases);
@@ -225,14 +219,14 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
                             first->y0 + first->height},
                    .levels = levels};
     gj2k_error error = {0};
-    double start = seconds_now();
+    double start = now_seconds();
     gpu_stage *gpu = NULL;
     if (gpu_stage_create(&gpu, &error) != GJ2K_OK) {
         printf("GPU stage: none (%s)\n", error.message);
         return 0;
     }
     printf("GPU stage (%u component%s, %u levels, best of %u; opening the device took %.0f ms):\n",
-           b.count, b.count == 1 ? "" : "s", levels, repeats, (seconds_now() - start) * 1e3);
+           b.count, b.count == 1 ? "" : "s", levels, repeats, (now_seconds() - start) * 1e3);
     for (unsigned s = 0; s < 3 * levels + 1; s++)
         b.steps[s] = 0.5f;
     int code = 0;
@@ -256,19 +250,25 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
         if (!b.samples[c] || !b.fractions[c] || !b.floats[c] || !b.packed[c] || !b.packed_back[c])
             code = 1;
     }
-    if (code == 0)
+    if (code != 0)
+        report_error("bench: out of memory");
+    else
         code = time_paths(gpu, &b, true, repeats) | time_paths(gpu, &b, false, repeats) |
                tune_rows(gpu, &b, repeats);
+    /* The probe only after clean runs; its failure is reported, not counted. */
     gpu_pinned_probe pinned;
     size_t probe = n * b.count * sizeof(int32_t);
-    if (code == 0 && gpu_stage_probe_pinned(gpu, probe, &pinned, &error) == GJ2K_OK)
-        printf("  pinned host memory: %.0f MB allocated in %.1f ms; upload %.1f GB/s from it, "
-               "%.1f GB/s from ordinary memory; one thread copies into it at %.1f GB/s; "
-               "registering ordinary memory takes %.1f ms, then uploads %.1f GB/s\n",
-               (double)probe / 1e6, pinned.allocate_ms, pinned.pinned_gbps, pinned.pageable_gbps,
-               pinned.memcpy_gbps, pinned.register_ms, pinned.registered_gbps);
-    else
-        report_error("bench: out of memory");
+    if (code == 0) {
+        if (gpu_stage_probe_pinned(gpu, probe, &pinned, &error) == GJ2K_OK)
+            printf("  pinned host memory: %.0f MB allocated in %.1f ms; upload %.1f GB/s from "
+                   "it, %.1f GB/s from ordinary memory; one thread copies into it at %.1f GB/s; "
+                   "registering ordinary memory takes %.1f ms, then uploads %.1f GB/s\n",
+                   (double)probe / 1e6, pinned.allocate_ms, pinned.pinned_gbps,
+                   pinned.pageable_gbps, pinned.memcpy_gbps, pinned.register_ms,
+                   pinned.registered_gbps);
+        else
+            report_error("bench: %s", error.message);
+    }
     for (uint32_t c = 0; c < b.count; c++) {
         free(b.samples[c]);
         free(b.packed[c]);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "gj2k.h"
 #include "image_compare.h"
@@ -80,13 +80,6 @@ typedef struct encode_request {
     uint32_t origin_x, origin_y;
     bool verbose;
 } encode_request;
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Reads an unsigned decimal number at *cursor up to `max`, moving past it. */
 static bool read_number(const char **cursor, unsigned long long max, uint32_t *value)
@@ -511,20 +504,19 @@ static void print_report(const encode_request *request, const gj2k_image *image,
 static bool measure(const encode_request *request, const gj2k_image *image, const uint8_t *data,
                     size_t size, image_difference *difference)
 {
-    gj2k_decode_options decode = {.threads = request->options.threads};
-    gj2k_image *decoded = NULL;
-    gj2k_error error = {0};
-    if (gj2k_decode_memory(data, size, &decode, &decoded, &error) != GJ2K_OK) {
-        report_error("%s: the encoded output does not decode: %s", request->output,
-                     error.message);
+    char why[256];
+    switch (image_compare_encoded(image, data, size, request->options.threads, difference, why,
+                                  sizeof why)) {
+    case ENCODED_COMPARED:
+        return true;
+    case ENCODED_UNDECODABLE:
+        report_error("%s: the encoded output does not decode: %s", request->output, why);
+        return false;
+    case ENCODED_OTHER_SHAPE:
+        report_error("%s: the encoded output decodes to another shape: %s", request->output, why);
         return false;
     }
-    char why[256];
-    bool comparable = image_compare(image, decoded, difference, why, sizeof why);
-    if (!comparable)
-        report_error("%s: the encoded output decodes to another shape: %s", request->output, why);
-    gj2k_image_destroy(decoded);
-    return comparable;
+    return false;
 }
 
 int command_encode(int argc, char **argv)

@@ -53,6 +53,24 @@ bool image_compare(const gj2k_image *original, const gj2k_image *decoded,
     return true;
 }
 
+encoded_comparison image_compare_encoded(const gj2k_image *original, const uint8_t *data,
+                                         size_t size, unsigned threads,
+                                         image_difference *difference, char *why,
+                                         size_t why_size)
+{
+    gj2k_decode_options options = {.threads = threads};
+    gj2k_image *decoded = NULL;
+    gj2k_error error = {0};
+    if (gj2k_decode_memory(data, size, &options, &decoded, &error) != GJ2K_OK) {
+        snprintf(why, why_size, "%s", error.message);
+        gj2k_image_destroy(decoded);
+        return ENCODED_UNDECODABLE;
+    }
+    bool comparable = image_compare(original, decoded, difference, why, why_size);
+    gj2k_image_destroy(decoded);
+    return comparable ? ENCODED_COMPARED : ENCODED_OTHER_SHAPE;
+}
+
 double image_raw_bytes(const gj2k_image *image)
 {
     double bits = 0;

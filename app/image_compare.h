@@ -34,6 +34,23 @@ typedef struct image_difference {
 bool image_compare(const gj2k_image *original, const gj2k_image *decoded,
                    image_difference *difference, char *why, size_t why_size);
 
+/* What image_compare_encoded found. */
+typedef enum encoded_comparison {
+    ENCODED_COMPARED,     /* decoded to the original's shape: see *difference */
+    ENCODED_UNDECODABLE,  /* the decoder failed: `why` holds its message */
+    ENCODED_OTHER_SHAPE,  /* decoded to another shape: `why` says how */
+} encoded_comparison;
+
+/*
+ * Decodes the codestream or JP2 file `data` (the default decode options but
+ * `threads`, 0: every core) and compares the image with `original` as
+ * image_compare does. Anything but ENCODED_COMPARED leaves one line in `why`.
+ */
+encoded_comparison image_compare_encoded(const gj2k_image *original, const uint8_t *data,
+                                         size_t size, unsigned threads,
+                                         image_difference *difference, char *why,
+                                         size_t why_size);
+
 /* Bytes of the image's samples as the ratio targets count them:
  * the sum over components of width * height * precision / 8. */
 double image_raw_bytes(const gj2k_image *image);

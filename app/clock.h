@@ -1,0 +1,16 @@
+/* clock.h - the wall clock the CLI's timings read. */
+#ifndef GJ2K_APP_CLOCK_H
+#define GJ2K_APP_CLOCK_H
+
+#include <time.h>
+
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC), from an arbitrary
+ * origin: only differences mean anything. */
+static inline double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+#endif
