@@ -264,3 +264,39 @@ bool component_compare(const gj2k_component *a, const gj2k_component *b, uint32_
     }
     return same;
 }
+
+bool decoders_compare(const gj2k_image *mine, gj2k_image *const *opj, uint32_t count,
+                      const bool *skip, opj_window_fn window, const void *window_user,
+                      int64_t allowed, int64_t *max_diff, char *why, size_t why_size)
+{
+    *max_diff = 0;
+    uint32_t expected = 0;
+    for (uint32_t c = 0; c < mine->num_components; c++)
+        expected += skip == NULL || !skip[c];
+    if (count != expected) {
+        text(why, why_size, "gj2k gives %u components, opj %u", (unsigned)expected,
+             (unsigned)count);
+        return false;
+    }
+    bool same = true;
+    for (uint32_t c = 0, k = 0; c < mine->num_components; c++) {
+        if (skip != NULL && skip[c])
+            continue;
+        const gj2k_component *a = &mine->components[c], *b = &opj[k++]->components[0];
+        uint32_t x = 0, y = 0, width = b->width, height = b->height;
+        if (window != NULL)
+            window(window_user, c, b, &x, &y, &width, &height);
+        if (a->width != width || a->height != height) {
+            text(why, why_size, "component %u: gj2k %ux%u, opj %ux%u", (unsigned)c,
+                 (unsigned)a->width, (unsigned)a->height, (unsigned)width, (unsigned)height);
+            return false;
+        }
+        char detail[300];
+        if (!component_compare(a, b, x, y, allowed, c, max_diff, detail, sizeof detail) &&
+            same) {
+            text(why, why_size, "gj2k against opj: %s", detail);
+            same = false;
+        }
+    }
+    return same;
+}

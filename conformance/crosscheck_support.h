@@ -93,4 +93,20 @@ bool component_compare(const gj2k_component *a, const gj2k_component *b, uint32_
                        uint32_t by, int64_t allowed, uint32_t index, int64_t *max_diff,
                        char *why, size_t why_size);
 
+/* Where gj2k's component `index` lies in opj's single component `opj`: the
+ * window whose top-left sample is (*x, *y), *width by *height samples. */
+typedef void (*opj_window_fn)(const void *user, uint32_t index, const gj2k_component *opj,
+                              uint32_t *x, uint32_t *y, uint32_t *width, uint32_t *height);
+
+/* Compares gj2k's decoded image `mine` with opj_decompress's `count`
+ * single-component images `opj`: one for each component of `mine` not marked
+ * in `skip` (NULL: none skipped), in order. Each such component must have the
+ * size of its window in opj's component (`window`; NULL: all of it) and
+ * match it within `allowed` (component_compare). *max_diff: the largest
+ * difference seen. False, with the count, size or first sample mismatch
+ * described in `why`, when they differ. */
+bool decoders_compare(const gj2k_image *mine, gj2k_image *const *opj, uint32_t count,
+                      const bool *skip, opj_window_fn window, const void *window_user,
+                      int64_t allowed, int64_t *max_diff, char *why, size_t why_size);
+
 #endif

@@ -128,42 +128,6 @@ static bool is_subsampled(const gj2k_image *image)
     return false;
 }
 
-/* Compares gj2k's image with opj's components (those not skipped, in
- * order); the largest difference in *max_diff. */
-static bool compare_decoders(const gj2k_image *mine, gj2k_image *const *opj, uint32_t count,
-                             const bool *skip, int64_t allowed, int64_t *max_diff, char *why,
-                             size_t why_size)
-{
-    *max_diff = 0;
-    uint32_t expected = 0;
-    for (uint32_t c = 0; c < mine->num_components; c++)
-        expected += !skip[c];
-    if (count != expected) {
-        text(why, why_size, "gj2k gives %u components, opj %u", (unsigned)expected,
-             (unsigned)count);
-        return false;
-    }
-    bool same = true;
-    for (uint32_t c = 0, k = 0; c < mine->num_components; c++) {
-        if (skip[c])
-            continue;
-        const gj2k_component *a = &mine->components[c], *b = &opj[k++]->components[0];
-        char detail_text[300];
-        if (a->width != b->width || a->height != b->height) {
-            text(why, why_size, "component %u: gj2k %ux%u, opj %ux%u", (unsigned)c,
-                 (unsigned)a->width, (unsigned)a->height, (unsigned)b->width,
-                 (unsigned)b->height);
-            return false;
-        }
-        if (!component_compare(a, b, 0, 0, allowed, c, max_diff, detail_text,
-                               sizeof detail_text) && same) {
-            text(why, why_size, "gj2k against opj: %s", detail_text);
-            same = false;
-        }
-    }
-    return same;
-}
-
 /* How far the two decoders may differ: not at all with the 5/3 wavelet
  * (integer arithmetic); with the 9/7 both compute in single precision, each
  * in its own order. That rounds to +-1 up to 13 bits; deeper samples keep
@@ -213,7 +177,8 @@ static void decode_both(const settings *s, const char *path, const uint8_t *data
         verdict_fail(v, "out of memory");
     else if (!opj_decompress_to_images(&request, opj, &count, why, sizeof why))
         verdict_fail(v, "-l %u: %s", layers, why);
-    else if (!compare_decoders(*decoded, opj, count, skip, tolerance, &max_diff, why, sizeof why))
+    else if (!decoders_compare(*decoded, opj, count, skip, NULL, NULL, tolerance, &max_diff,
+                               why, sizeof why))
         verdict_fail(v, "-l %u: %s", layers, why);
     else if (layers == 0)
         verdict_detail(v, "decoders differ by %lld at most%s", (long long)max_diff,

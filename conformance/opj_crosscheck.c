@@ -276,42 +276,26 @@ typedef struct comparison {
     int64_t max_diff;     /* over the components compared sample by sample */
 } comparison;
 
-static bool compare(const gj2k_image *mine, gj2k_image *const *opj, uint32_t count,
-                    const stream_facts *f, comparison *k, char *result, size_t size)
+/* A region of the reference grid cut out of opj's whole image. */
+typedef struct region_crop {
+    const stream_facts *f;
+    const variant *v;
+} region_crop;
+
+/* opj_window_fn: the region's place in opj's whole component `c`. */
+static void region_window(const void *user, uint32_t c, const gj2k_component *b, uint32_t *x,
+                          uint32_t *y, uint32_t *w, uint32_t *h)
 {
-    k->max_diff = 0;
-    if (count != mine->num_components) {
-        text(result, size, "gj2k gives %u components, opj %u", (unsigned)mine->num_components,
-             (unsigned)count);
-        return false;
-    }
-    bool ok = true;
-    for (uint32_t c = 0; c < count; c++) {
-        const gj2k_component *a = &mine->components[c], *b = &opj[c]->components[0];
-        uint32_t ox = 0, oy = 0, w = b->width, h = b->height;
-        if (k->crop) { /* the region's place in opj's whole component */
-            const variant *v = k->crop;
-            unsigned r = v->reduce;
-            ox = on_component(v->rx0, f->dx[c], r) - on_component(f->x0, f->dx[c], r);
-            oy = on_component(v->ry0, f->dy[c], r) - on_component(f->y0, f->dy[c], r);
-            w = on_component(v->rx1, f->dx[c], r) - on_component(v->rx0, f->dx[c], r);
-            h = on_component(v->ry1, f->dy[c], r) - on_component(v->ry0, f->dy[c], r);
-            if (ox + w > b->width || oy + h > b->height)
-                w = h = 0; /* reported as a size mismatch below */
-        }
-        if (a->width != w || a->height != h) {
-            text(result, size, "component %u: gj2k %ux%u, opj %ux%u", (unsigned)c,
-                 (unsigned)a->width, (unsigned)a->height, (unsigned)w, (unsigned)h);
-            return false;
-        }
-        char why[300];
-        if (!component_compare(a, b, ox, oy, k->allowed, c, &k->max_diff, why, sizeof why) &&
-            ok) {
-            text(result, size, "gj2k against opj: %s", why);
-            ok = false;
-        }
-    }
-    return ok;
+    const region_crop *crop = user;
+    const stream_facts *f = crop->f;
+    const variant *v = crop->v;
+    unsigned r = v->reduce;
+    *x = on_component(v->rx0, f->dx[c], r) - on_component(f->x0, f->dx[c], r);
+    *y = on_component(v->ry0, f->dy[c], r) - on_component(f->y0, f->dy[c], r);
+    *w = on_component(v->rx1, f->dx[c], r) - on_component(v->rx0, f->dx[c], r);
+    *h = on_component(v->ry1, f->dy[c], r) - on_component(v->ry0, f->dy[c], r);
+    if (*x + *w > b->width || *y + *h > b->height)
+        *w = *h = 0; /* reported as a size mismatch */
 }
 
 /* Runs opj for `v` (one component at a time when it would guess sYCC) and
@@ -387,7 +371,9 @@ static void run_variant(const settings *s, const char *name, const char *opj_inp
         text(result, sizeof result, "gj2k fails: %s (%s)", error.message, opj_result);
         ok = false;
     } else if (ok) {
-        ok = compare(mine, opj, count, f, &k, result, sizeof result);
+        region_crop crop = {f, k.crop};
+        ok = decoders_compare(mine, opj, count, NULL, k.crop ? region_window : NULL, &crop,
+                              k.allowed, &k.max_diff, result, sizeof result);
     }
     if (ok) {
         printf("PASS %s %s: max diff %lld (%s)%s\n", name, v->name, (long long)k.max_diff, kind,

@@ -10,10 +10,11 @@
 #include "dwt.h"
 #include "gj2k.h"
 #include "image_compare.h"
+#include "io_test_support.h"
 #include "test_harness.h"
 
 /* Smooth gradients plus noise, so that code-blocks hold real structure. */
-static gj2k_image *make_image(uint32_t x0, uint32_t y0, uint32_t width, uint32_t height,
+static gj2k_image *smooth_image(uint32_t x0, uint32_t y0, uint32_t width, uint32_t height,
                               uint32_t components, uint32_t precision, bool is_signed,
                               uint32_t subsampling)
 {
@@ -54,14 +55,6 @@ static gj2k_image *decode(const uint8_t *data, size_t size, unsigned max_layers)
     return out;
 }
 
-/* Same components, sizes and samples (app/image_compare.c). */
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    image_difference difference;
-    char why[128];
-    return image_compare(a, b, &difference, why, sizeof why) && difference.identical;
-}
-
 /* PSNR of the first `layers` layers of `data` decoded against `image`, all
  * components together (app/image_compare.c); NAN when decoding fails. */
 static double decoded_psnr(const gj2k_image *image, const uint8_t *data, size_t size,
@@ -89,7 +82,7 @@ static bool lossless_round_trip(const gj2k_image *image, const gj2k_encode_optio
         return false;
     }
     gj2k_image *back = decode(data, size, 0);
-    bool ok = back != NULL && same_samples(image, back);
+    bool ok = back != NULL && images_equal(image, back);
     if (!ok)
         printf("%s: not lossless\n", what);
     gj2k_image_destroy(back);
@@ -105,8 +98,8 @@ static void test_lossless_shapes_and_depths(void)
         for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
             for (uint32_t components = 1; components <= 4; components += 2) {
                 bool is_signed = (s + d) % 2 == 1;
-                gj2k_image *image = make_image((uint32_t)s * 3, (uint32_t)d, sizes[s][0], sizes[s][1],
-                                               components, depths[d], is_signed, 1);
+                gj2k_image *image = smooth_image((uint32_t)s * 3, (uint32_t)d, sizes[s][0],
+                                                 sizes[s][1], components, depths[d], is_signed, 1);
                 REQUIRE(image != NULL);
                 gj2k_encode_options options = {.num_resolutions = 1 + (unsigned)(s + d) % 7};
                 char what[96];
@@ -119,7 +112,7 @@ static void test_lossless_shapes_and_depths(void)
 
 static void test_lossless_options(void)
 {
-    gj2k_image *image = make_image(5, 3, 157, 91, 3, 8, false, 1);
+    gj2k_image *image = smooth_image(5, 3, 157, 91, 3, 8, false, 1);
     REQUIRE(image != NULL);
     for (unsigned variant = 0; variant < 24; variant++) {
         gj2k_encode_options o = {0};
@@ -156,7 +149,7 @@ static void test_lossless_options(void)
 
 static void test_lossless_subsampled(void)
 {
-    gj2k_image *image = make_image(1, 1, 77, 51, 3, 8, false, 2);
+    gj2k_image *image = smooth_image(1, 1, 77, 51, 3, 8, false, 2);
     REQUIRE(image != NULL);
     gj2k_encode_options o = {.tile_width = 32, .tile_height = 32};
     CHECK(lossless_round_trip(image, &o, "subsampled, tiled"));
@@ -166,7 +159,7 @@ static void test_lossless_subsampled(void)
 /* Byte targets: never above, within 1 % (the fill adds passes one by one). */
 static void test_rate_targets(void)
 {
-    gj2k_image *image = make_image(0, 0, 320, 240, 3, 8, false, 1);
+    gj2k_image *image = smooth_image(0, 0, 320, 240, 3, 8, false, 1);
     REQUIRE(image != NULL);
     double raw = 320.0 * 240 * 3;
     static const gj2k_rate_target kinds[] = {GJ2K_TARGET_RATIO, GJ2K_TARGET_BPP, GJ2K_TARGET_BYTES};
@@ -212,7 +205,7 @@ static void test_rate_targets(void)
 /* PSNR targets: the model's estimate stays close to the truth. */
 static void test_psnr_targets(void)
 {
-    gj2k_image *image = make_image(0, 0, 256, 192, 3, 8, false, 1);
+    gj2k_image *image = smooth_image(0, 0, 256, 192, 3, 8, false, 1);
     REQUIRE(image != NULL);
     double targets[2] = {32.0, 40.0};
     gj2k_encode_options o = {.irreversible = true, .target = GJ2K_TARGET_PSNR, .num_layers = 2,
@@ -234,7 +227,7 @@ static void test_psnr_targets(void)
 
 static void test_same_bytes_every_thread_count(void)
 {
-    gj2k_image *image = make_image(0, 0, 300, 200, 3, 8, false, 1);
+    gj2k_image *image = smooth_image(0, 0, 300, 200, 3, 8, false, 1);
     REQUIRE(image != NULL);
     double ratio = 30.0;
     uint8_t *first = NULL;
@@ -271,7 +264,7 @@ static void expect_failure(const gj2k_image *image, const gj2k_encode_options *o
 
 static void test_bad_options(void)
 {
-    gj2k_image *image = make_image(10, 10, 64, 64, 3, 8, false, 1);
+    gj2k_image *image = smooth_image(10, 10, 64, 64, 3, 8, false, 1);
     REQUIRE(image != NULL);
     double rising[2] = {10.0, 20.0}, negative = -1.0;
     gj2k_encode_options o;
@@ -294,7 +287,7 @@ static void test_bad_options(void)
     o = (gj2k_encode_options){.code_block_style = 64};
     expect_failure(image, &o, "style 64");
     gj2k_image_destroy(image);
-    gj2k_image *deep = make_image(0, 0, 8, 8, 1, 30, false, 1);
+    gj2k_image *deep = smooth_image(0, 0, 8, 8, 1, 30, false, 1);
     REQUIRE(deep != NULL);
     o = (gj2k_encode_options){0};
     expect_failure(deep, &o, "30-bit samples");
@@ -317,7 +310,7 @@ static void test_synthesis_energy(void)
 
 static void test_encode_file_is_atomic(void)
 {
-    gj2k_image *image = make_image(0, 0, 40, 30, 1, 8, false, 1);
+    gj2k_image *image = smooth_image(0, 0, 40, 30, 1, 8, false, 1);
     REQUIRE(image != NULL);
     char path[512];
     snprintf(path, sizeof path, "%s/out.jp2", test_temp_dir());
@@ -328,7 +321,7 @@ static void test_encode_file_is_atomic(void)
     REQUIRE(data != NULL);
     CHECK(size > 12 && data[4] == 'j' && data[5] == 'P'); /* the JP2 signature box */
     gj2k_image *back = decode(data, size, 0);
-    CHECK(back != NULL && same_samples(image, back));
+    CHECK(back != NULL && images_equal(image, back));
     gj2k_image_destroy(back);
     free(data);
     snprintf(path, sizeof path, "%s/out.png", test_temp_dir());

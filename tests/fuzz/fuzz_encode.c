@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gj2k.h"
+#include "io_test_support.h" /* images_equal */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,7 +35,7 @@ static void check_one_line(const gj2k_error *error)
         abort();
 }
 
-static gj2k_image *make_image(fuzz_input *in)
+static gj2k_image *image_from_input(fuzz_input *in)
 {
     uint32_t components = 1 + take(in) % 4, precision = 1 + take(in) % 16;
     bool is_signed = take(in) & 1u;
@@ -58,19 +59,6 @@ static gj2k_image *make_image(fuzz_input *in)
             k->samples[i] = (int32_t)(low + (int64_t)(take16(in) % range));
     }
     return image;
-}
-
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *x = &a->components[c], *y = &b->components[c];
-        if (x->width != y->width || x->height != y->height || y->samples == NULL ||
-            memcmp(x->samples, y->samples, (size_t)x->width * x->height * sizeof(int32_t)) != 0)
-            return false;
-    }
-    return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.targets = target == GJ2K_TARGET_NONE ? NULL : targets;
     o.threads = 1 + take(&in) % 3;
     o.device = GJ2K_DEVICE_CPU;
-    gj2k_image *image = make_image(&in);
+    gj2k_image *image = image_from_input(&in);
     if (image == NULL)
         return 0;
 
@@ -132,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gj2k_decode_memory(out, out_size, &d, &decoded, &error) != GJ2K_OK)
         abort(); /* what gj2k writes, gj2k reads */
     bool lossless = !o.irreversible && o.target == GJ2K_TARGET_NONE;
-    if (lossless && !same_samples(image, decoded))
+    if (lossless && !images_equal(image, decoded))
         abort();
     gj2k_image_destroy(decoded);
     gj2k_image_destroy(image);

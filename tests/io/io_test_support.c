@@ -147,8 +147,10 @@ bool images_equal(const gj2k_image *a, const gj2k_image *b)
 {
     if (a->x0 != b->x0 || a->y0 != b->y0 || a->x1 != b->x1 || a->y1 != b->y1 ||
         a->num_components != b->num_components) {
-        fprintf(stderr, "images differ: %ux%u %u components vs %ux%u %u components\n", a->x1,
-                a->y1, a->num_components, b->x1, b->y1, b->num_components);
+        fprintf(stderr,
+                "images differ: (%u,%u)-(%u,%u) %u components vs (%u,%u)-(%u,%u) %u components\n",
+                a->x0, a->y0, a->x1, a->y1, a->num_components, b->x0, b->y0, b->x1, b->y1,
+                b->num_components);
         return false;
     }
     for (uint32_t c = 0; c < a->num_components; c++) {

@@ -1,7 +1,8 @@
 /* io_test_support.h - helpers shared by the image file format tests (PNM,
  * PGX, BMP, raw, PNG and TIFF): warning capture, file loading, random images,
  * image comparison, and byte builders for hand-made BMP, PNG and TIFF files.
- * Compiled into each test program that uses it. */
+ * Compiled into each test program that uses it (images_equal: also into
+ * test_encoder and fuzz_encode). */
 #ifndef GJ2K_IO_TEST_SUPPORT_H
 #define GJ2K_IO_TEST_SUPPORT_H
 
@@ -55,8 +56,9 @@ gj2k_image *make_image(uint32_t width, uint32_t height, uint32_t n, uint32_t pre
 void fill_random(gj2k_image *image);
 /* A randomly sized image of random samples. */
 gj2k_image *random_image(uint32_t n, uint32_t precision, bool is_signed);
-/* True when both images have the same geometry, components and samples
- * (printing the first difference). */
+/* True when both images have the same geometry (origin, size, subsampling),
+ * components (precision, sign, role) and samples (printing the first
+ * difference). Components of up to 31 bits only: it compares `samples`. */
 bool images_equal(const gj2k_image *a, const gj2k_image *b);
 /* Writes `image` in `format` and reads it back (NULL on failure). */
 gj2k_image *round_trip(const gj2k_image *image, gj2k_file_format format,
