@@ -264,10 +264,10 @@ struct Dequantization {
 };
 
 /* Samples as they arrive from the host: at their storage width (1, 2 or 4
- * bytes; signed or not), level-shifted (G.1.1) and converted on load.
- * With bytes == 0 the input is already of the filter's type. The
- * elementwise passes take this at run time; the level kernels take the
- * width as a template parameter (Input). */
+ * bytes; signed or not), level-shifted (G.1.1) and converted on load. For
+ * a level kernel, bytes == 0 says the input is of the filter's type. The
+ * elementwise pass (load_input) takes the width at run time; the level
+ * kernels take it as a template parameter (Input). */
 struct SamplesIn {
     const void *data;
     unsigned bytes;
@@ -276,10 +276,8 @@ struct SamplesIn {
 };
 
 template <typename T>
-__device__ __forceinline__ T load_input(const T *in, const SamplesIn &samples, size_t at)
+__device__ __forceinline__ T load_input(const SamplesIn &samples, size_t at)
 {
-    if (samples.bytes == 0)
-        return in[at];
     int64_t v;
     if (samples.bytes == 1)
         v = samples.is_signed ? (int64_t)((const int8_t *)samples.data)[at]
@@ -293,8 +291,8 @@ __device__ __forceinline__ T load_input(const T *in, const SamplesIn &samples, s
 }
 
 /* Samples as the host takes them: level-shifted back, clamped (G.1.2; 9/7
- * rounded half to even first, as lrintf) and at 1, 2 or 4 bytes. With
- * bytes == 0, the filter's type. */
+ * rounded half to even first, as lrintf) and at 1, 2 or 4 bytes. For a
+ * level kernel, bytes == 0 says the output is of the filter's type. */
 struct SamplesOut {
     void *data;
     unsigned bytes;
@@ -320,12 +318,8 @@ __device__ __forceinline__ int32_t to_sample(int64_t v, const SamplesOut &sample
 }
 
 template <typename T>
-__device__ __forceinline__ void store_output(T *out, const SamplesOut &samples, size_t at, T v)
+__device__ __forceinline__ void store_output(const SamplesOut &samples, size_t at, T v)
 {
-    if (samples.bytes == 0) {
-        out[at] = v;
-        return;
-    }
     int32_t clamped = to_sample(to_integer(v), samples);
     if (samples.bytes == 1)
         ((uint8_t *)samples.data)[at] = (uint8_t)clamped;

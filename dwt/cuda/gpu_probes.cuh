@@ -11,6 +11,16 @@ static double milliseconds_since(const timespec &start)
     return (double)(now.tv_sec - start.tv_sec) * 1e3 + (double)(now.tv_nsec - start.tv_nsec) * 1e-6;
 }
 
+/* Device buffers of at least `bytes` bytes each (work[0], work[1]): the
+ * probes' own size, which the device may not afford. */
+static gj2k_status reserve_bytes(gpu_stage *g, size_t bytes, gj2k_error *error)
+{
+    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    if (status == GJ2K_OK && g->capacity * 4 < bytes)
+        return device_fail(error, cudaErrorMemoryAllocation, "probe buffers");
+    return status;
+}
+
 /* The best of three uploads of `bytes` from `source`, in GB/s. */
 static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, double *gbps)
 {
@@ -33,7 +43,7 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
                                               gj2k_error *error)
 {
     *probe = gpu_pinned_probe{};
-    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    gj2k_status status = reserve_bytes(g, bytes, error);
     if (status != GJ2K_OK)
         return status;
     void *pinned = nullptr, *pageable = std::malloc(bytes);
@@ -77,7 +87,7 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
 extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, double *gbps,
                                                 gj2k_error *error)
 {
-    gj2k_status status = ensure_capacity(g, (bytes + 3) / 4, error);
+    gj2k_status status = reserve_bytes(g, bytes, error);
     if (status != GJ2K_OK)
         return status;
     cudaEvent_t start, stop;

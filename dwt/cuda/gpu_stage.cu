@@ -67,7 +67,7 @@ __global__ void load_samples(dwt_levels::SamplesIn in, T *out, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = dwt_levels::load_input<T>(nullptr, in, i);
+        out[i] = dwt_levels::load_input<T>(in, i);
 }
 
 /* Samples back: level-shifted, clamped (G.1.2; 9/7 rounded first) and at
@@ -77,7 +77,7 @@ __global__ void store_samples(const T *in, dwt_levels::SamplesOut out, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        dwt_levels::store_output<T>(nullptr, out, i, in[i]);
+        dwt_levels::store_output<T>(out, i, in[i]);
 }
 
 __global__ void rct_forward(int32_t *c0, int32_t *c1, int32_t *c2, size_t n)
@@ -127,18 +127,8 @@ __global__ void ict_inverse(float *c0, float *c1, float *c2, size_t n)
 
 /* -------------------------------------------------- host side */
 
-uint32_t ceil_shift(uint32_t v, unsigned n)
-{
-    if (n >= 32)
-        return v != 0;
-    return (uint32_t)(((uint64_t)v + ((uint64_t)1 << n) - 1) >> n);
-}
-
-dwt_rect ll_rect(dwt_rect tile, unsigned level)
-{
-    return dwt_rect{ceil_shift(tile.x0, level), ceil_shift(tile.y0, level),
-                    ceil_shift(tile.x1, level), ceil_shift(tile.y1, level)};
-}
+/* The LL area after `level` levels (eq. B-15). */
+dwt_rect ll_rect(dwt_rect tile, unsigned level) { return dwt_band_rect(tile, level, DWT_BAND_LL); }
 
 unsigned usable_precision(unsigned p) { return p < 1 ? 1 : p > 32 ? 32 : p; }
 
@@ -236,8 +226,8 @@ static size_t bytes_for(size_t elements) { return elements * (8 * 4 + 2); }
 static size_t affordable_capacity(gpu_stage *g)
 {
     size_t free_bytes = 0, total = 0, most = g->capacity;
-    if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess)
-        most = (free_bytes / 10 * 9 + bytes_for(g->capacity)) / bytes_for(1);
+    if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) /* 9/10 of free + held: stable */
+        most = (free_bytes + bytes_for(g->capacity)) / 10 * 9 / bytes_for(1);
     else
         cudaGetLastError();
     return g->memory_limit != 0 && g->memory_limit < most ? g->memory_limit : most;
@@ -333,13 +323,8 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
 {
     if (g == nullptr)
         return;
-    for (int i = 0; i < 3; i++) {
-        cudaFree(g->planes[i]);
-        cudaFree(g->work[i]);
-    }
+    release_buffers(g);
     for (int i = 0; i < 2; i++) {
-        cudaFree(g->values[i]);
-        cudaFree(g->fractions[i]);
         cudaEventDestroy(g->kernels_done[i]);
         cudaEventDestroy(g->download_done[i]);
     }
@@ -363,6 +348,8 @@ extern "C" bool gpu_stage_takes(gpu_stage *g, size_t width, size_t height)
 {
     if (g == nullptr)
         return false;
+    if (width * height <= g->capacity) /* held already: no need to ask the device */
+        return true;
     /* whole, or in strips of at least a few rows (strip_height) */
     size_t most = std::max(g->capacity, affordable_capacity(g));
     return width * height <= most || (width != 0 && width <= most / 32);

@@ -224,7 +224,9 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
     constexpr int H = FilterOf<Reversible>::kHalo;
     dwt_rect R = planes[0].rect;
     size_t w = R.x1 - R.x0;
-    unsigned levels = std::min(planes[0].levels, 32u);
+    bool lifted = false; /* some plane of the group has levels */
+    for (uint32_t k = 0; k < group; k++)
+        lifted = lifted || planes[k].levels > 0;
     if (planes[0].layout != nullptr)
         return device_fail(error, cudaErrorInvalidValue, "the code-block layout needs a whole plane");
     int64_t strip = strip_height(g, w, H);
@@ -246,14 +248,16 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
             status = device_fail(error, cudaErrorMemoryAllocation, "host memory for strips");
     }
     forward_strip_target targets[3];
-    for (uint32_t k = 0; k < group; k++)
+    for (uint32_t k = 0; k < group; k++) {
+        unsigned levels = std::min(planes[k].levels, 32u);
         targets[k] = forward_strip_target{planes[k].output, planes[k].fractions, w, planes[k].steps,
                                           levels, narrow_53_holds(planes[k].input_bytes, levels)};
-    const bool convert = group > 1 || levels == 0; /* samples to planes[k] first */
+    }
+    const bool convert = group > 1 || !lifted; /* samples to planes[k] first */
     for (int64_t r0 = R.y0 & ~1u; r0 < (int64_t)R.y1 && status == GJ2K_OK; r0 += strip) {
         int64_t r1 = std::min<int64_t>(r0 + strip, R.y1);
         strip_rows s = strip_rows_of(R, r0, r1, H);
-        if (levels == 0) /* no lifting: the strip's own rows */
+        if (!lifted) /* no lifting: the strip's own rows */
             s.first = std::max<int64_t>(r0, R.y0), s.last = r1;
         size_t n = (size_t)(s.last - s.first) * w;
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
@@ -275,7 +279,7 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
         if (status == GJ2K_OK && group == 3)
             status = component_transform(g, n, Reversible, true, error);
         for (uint32_t k = 0; k < group && status == GJ2K_OK && convert; k++) {
-            if (levels > 0) /* level 1 of this strip */
+            if (targets[k].levels > 0) /* level 1 of this strip */
                 status = forward_strip<Reversible>(g, g->planes[k], dwt_levels::SamplesIn{}, R, 1, r0,
                                                    r1, targets[k], lls[k][0], error);
             else /* no level: the samples are the LL band, placed row for row */
@@ -283,7 +287,9 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
                                                    (size_t)(s.last - s.first), targets[k], error);
         }
     }
-    for (uint32_t k = 0; k < group && status == GJ2K_OK && levels > 0; k++) {
+    for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
+        if (targets[k].levels == 0)
+            continue;
         void *spare[2] = {lls[k][0], lls[k][1]};
         status = forward_from_host_ll<Reversible>(g, lls[k][0], R, 2, targets[k], spare, error);
     }
@@ -425,7 +431,6 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
     constexpr int H = FilterOf<Reversible>::kHalo;
     dwt_rect R = planes[0].rect;
     size_t w = R.x1 - R.x0, area = rect_area(R);
-    unsigned levels = std::min(planes[0].levels, 32u);
     int64_t strip = strip_height(g, w, H);
     if (strip == 0)
         return device_fail(error, cudaErrorMemoryAllocation, "a plane too wide for the GPU");
@@ -442,14 +447,14 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
         if (lls[k][0] == nullptr || lls[k][1] == nullptr || (last[k].bytes == 4 && wide[k] == nullptr))
             status = device_fail(error, cudaErrorMemoryAllocation, "host memory for strips");
         void *spare[2] = {lls[k][0], lls[k][1]};
-        if (status == GJ2K_OK && levels > 0)
+        if (status == GJ2K_OK && planes[k].levels > 0)
             status = inverse_down_to_level_1<Reversible>(g, &planes[k], spare, &ll[k], error);
     }
     for (int64_t r0 = R.y0 & ~1u; r0 < (int64_t)R.y1 && status == GJ2K_OK; r0 += strip) {
         int64_t r1 = std::min<int64_t>(r0 + strip, R.y1), y0 = std::max<int64_t>(r0, R.y0);
         size_t y = (size_t)(y0 - R.y0), rows = (size_t)(r1 - y0), n = rows * w;
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
-            if (levels > 0) {
+            if (planes[k].levels > 0) {
                 status = inverse_strip<Reversible>(g, &planes[k], ll[k], R, 1, r0, r1, g->planes[k],
                                                    group == 1 ? last[k] : dwt_levels::SamplesOut{},
                                                    error);
@@ -475,7 +480,7 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
             status = component_transform(g, n, Reversible, false, error);
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
             void *to = last[k].bytes < 4 ? planes[k].output : wide[k];
-            if (group == 1 && levels > 0) { /* the level wrote the samples itself */
+            if (group == 1 && planes[k].levels > 0) { /* the level wrote the samples itself */
                 status = download_sample_rows(g, &planes[k], last[k], to, y, rows, error);
                 continue;
             }

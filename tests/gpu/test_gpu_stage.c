@@ -180,7 +180,11 @@ static void reorder_to_layout(int32_t *values, uint8_t *fractions, dwt_rect r, u
 static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
     dwt_rect r = strips ? random_tall_rect() : random_rect();
-    gpu_stage_set_memory_limit(gpu, strips ? strips_limit(r) : 0); /* before the poison */
+    /* The buffers this case runs in, taken before the poison reaches them. */
+    size_t limit = strips ? strips_limit(r) : 0;
+    gj2k_error reserve_error = {0};
+    gpu_stage_set_memory_limit(gpu, limit);
+    CHECK(gpu_stage_reserve(gpu, strips ? limit : area(r), &reserve_error) == GJ2K_OK);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -290,7 +294,11 @@ static void dequantize_halves(float *out, const int32_t *halves, dwt_rect r, uns
 static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
     dwt_rect r = strips ? random_tall_rect() : random_rect();
-    gpu_stage_set_memory_limit(gpu, strips ? strips_limit(r) : 0); /* before the poison */
+    /* The buffers this case runs in, taken before the poison reaches them. */
+    size_t limit = strips ? strips_limit(r) : 0;
+    gj2k_error reserve_error = {0};
+    gpu_stage_set_memory_limit(gpu, limit);
+    CHECK(gpu_stage_reserve(gpu, strips ? limit : area(r), &reserve_error) == GJ2K_OK);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -302,7 +310,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
     /* Samples back as int32, or at storage width as the decoder takes them. */
     unsigned bytes = test_random_range(0, 1) ? gpu_input_bytes(precision) : 4;
     int64_t range = (int64_t)1 << precision;
-    bool dequantize = test_random_range(0, 1);
+    bool dequantize = test_random_range(0, 1), is_signed = test_random_range(0, 1) != 0;
     float half_steps[3 * 32 + 1];
     for (unsigned s = 0; s < 3 * levels + 1; s++)
         half_steps[s] = (float)test_random_range(1, 4000) / 2048.0f * 0.5f;
@@ -316,7 +324,8 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
             floats[c][i] = gpu_floats[c][i] = (float)test_random_range(-range * 8, range * 8) / 8.0f;
         }
         jobs[c] = (gpu_inverse_plane){.rect = r, .levels = levels, .precision = precision,
-                                      .samples = gpu_out[c], .floats = gpu_floats[c]};
+                                      .is_signed = is_signed, .samples = gpu_out[c],
+                                      .floats = gpu_floats[c]};
         if (dequantize) { /* the GPU dequantizes: half steps in, as the decoder */
             for (size_t i = 0; i < n; i++)
                 gpu_out[c][i] = (int32_t)test_random_range(-range * 4, range * 4);
@@ -347,9 +356,9 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
         ict_inverse(floats[0], floats[1], floats[2], n);
     for (uint32_t c = 0; c < count; c++) {
         if (reversible)
-            level_shift_inverse(cpu[c], n, precision, false);
+            level_shift_inverse(cpu[c], n, precision, is_signed);
         else
-            level_shift_inverse_float(floats[c], cpu[c], n, precision, false);
+            level_shift_inverse_float(floats[c], cpu[c], n, precision, is_signed);
     }
     for (uint32_t c = 0; c < count; c++) {
         /* the inputs must survive the poison: the stage copies them in */
@@ -364,8 +373,9 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
         printf("%s: %s\n", label, error.message);
     CHECK(status == GJ2K_OK);
     for (uint32_t c = 0; c < count; c++) {
-        for (size_t i = 0; narrow[c] != NULL && i < n; i++) /* unsigned samples: widen */
-            gpu_out[c][i] = bytes == 1 ? ((uint8_t *)narrow[c])[i] : ((uint16_t *)narrow[c])[i];
+        for (size_t i = 0; narrow[c] != NULL && i < n; i++) /* widened by their sign */
+            gpu_out[c][i] = bytes == 1 ? (is_signed ? ((int8_t *)narrow[c])[i] : ((uint8_t *)narrow[c])[i])
+                                       : (is_signed ? ((int16_t *)narrow[c])[i] : ((uint16_t *)narrow[c])[i]);
         bool same = memcmp(cpu[c], gpu_out[c], n * sizeof(int32_t)) == 0;
         if (!same)
             printf("%s: %ux%u at (%u,%u), %u levels, component %u differs%s\n", label,
