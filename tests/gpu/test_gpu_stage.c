@@ -86,6 +86,18 @@ static size_t strips_limit(dwt_rect r)
     return w * rows;
 }
 
+/* A case's plane, and the stage's buffers for it taken now, before the
+ * poison reaches them: all of it, or (strips) a part of it. */
+static dwt_rect case_rect(gpu_stage *gpu, bool strips)
+{
+    dwt_rect r = strips ? random_tall_rect() : random_rect();
+    size_t limit = strips ? strips_limit(r) : 0;
+    gj2k_error error = {0};
+    gpu_stage_set_memory_limit(gpu, limit);
+    CHECK(gpu_stage_reserve(gpu, strips ? limit : area(r), &error) == GJ2K_OK);
+    return r;
+}
+
 /* The CPU's forward path (as encode_tile runs it) for 1 or 3 planes. */
 static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsigned levels,
                         uint32_t precision, bool is_signed, bool reversible, bool mct,
@@ -179,12 +191,7 @@ static void reorder_to_layout(int32_t *values, uint8_t *fractions, dwt_rect r, u
 
 static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
-    dwt_rect r = strips ? random_tall_rect() : random_rect();
-    /* The buffers this case runs in, taken before the poison reaches them. */
-    size_t limit = strips ? strips_limit(r) : 0;
-    gj2k_error reserve_error = {0};
-    gpu_stage_set_memory_limit(gpu, limit);
-    CHECK(gpu_stage_reserve(gpu, strips ? limit : area(r), &reserve_error) == GJ2K_OK);
+    dwt_rect r = case_rect(gpu, strips);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -293,12 +300,7 @@ static void dequantize_halves(float *out, const int32_t *halves, dwt_rect r, uns
 
 static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
 {
-    dwt_rect r = strips ? random_tall_rect() : random_rect();
-    /* The buffers this case runs in, taken before the poison reaches them. */
-    size_t limit = strips ? strips_limit(r) : 0;
-    gj2k_error reserve_error = {0};
-    gpu_stage_set_memory_limit(gpu, limit);
-    CHECK(gpu_stage_reserve(gpu, strips ? limit : area(r), &reserve_error) == GJ2K_OK);
+    dwt_rect r = case_rect(gpu, strips);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
