@@ -41,11 +41,13 @@ __device__ __forceinline__ int64_t mirror(int64_t i, int64_t n)
         return -i;
     if (i >= n && i < 2 * n - 1)
         return 2 * (n - 1) - i;
-    int64_t period = 2 * (n - 1); /* lines shorter than the halo reflect more than once */
-    i %= period;
-    if (i < 0)
-        i += period;
-    return i < n ? i : period - i;
+    /* Lines shorter than the halo reflect more than once. Only they get
+     * here, with i within a block's width of them, so 32 bits suffice
+     * (and keep the division inline: no call, no stack). */
+    int32_t period = (int32_t)(2 * (n - 1)), k = (int32_t)i % period;
+    if (k < 0)
+        k += period;
+    return k < n ? k : period - k;
 }
 
 /* The filters: halo, sample type and the steps (F.4.8, F.3.8). The 5/3
@@ -53,6 +55,13 @@ __device__ __forceinline__ int64_t mirror(int64_t i, int64_t n)
  * reference), and in 32-bit arithmetic for inputs small enough that no sum
  * can overflow (narrow_53_holds on the host), where it is the same. */
 enum Wavelet : int { k97 = 0, k53 = 1, k53Narrow = 2 };
+
+/* Blocks per SM each kernel is built for (__launch_bounds__), which sets
+ * its register budget: the most that fit with no local memory (ptxas -v,
+ * sm_75/80/90; docs/gpu-notes.md). Left to itself, ptxas spills a few
+ * bytes to reach the next occupancy step. */
+constexpr int forward_min_blocks(int wavelet) { return wavelet == k97 ? 9 : 10; }
+constexpr int inverse_min_blocks(bool dequantize) { return dequantize ? 6 : 7; }
 template <int Wavelet> struct Filter;
 
 template <> struct Filter<k53> {
@@ -440,7 +449,7 @@ struct ForwardOut {
 /* Forward level (2D_SD, F.4.2: columns, then rows): reads `in` (`rows`
  * must be even: the output rows each warp gives). */
 template <int Wavelet, int InBytes, bool InSigned, bool Blocks>
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+__global__ void __launch_bounds__(32 * kWarpsPerBlock, forward_min_blocks(Wavelet))
 forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigned>::type *__restrict__ in,
               int64_t offset, size_t in_stride, Area a, Window win, ForwardOut out, int rows)
 {
@@ -580,7 +589,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
  * HL, LH, HH in the Mallat buffer `bands`; the result, compact, to `out`
  * in the filter's type (OutBytes == 0) or as samples (store_output). */
 template <int Wavelet, int OutBytes, bool Dequantize>
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+__global__ void __launch_bounds__(32 * kWarpsPerBlock, inverse_min_blocks(Dequantize))
 inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__restrict__ band_data,
               size_t stride, Dequantization dq, Area a, Window win,
               typename Output<typename Filter<Wavelet>::T, OutBytes>::type *__restrict__ out,
@@ -595,14 +604,14 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     const Block b = block_of<H>(a, rows, win);
     const int64_t xe = b.column + 2 * b.lane;
     /* A band's element, dequantized when it comes so. */
-    auto band_value = [&](const void *base, size_t at, int band) -> T {
+    auto band_value = [&](const void *base, size_t at, bool quantized, float half_delta) -> T {
         if constexpr (Dequantize) {
-            if (band != 0 || dq.ll_quantized) {
+            if (quantized) {
                 int32_t h = ((const int32_t *)base)[at];
                 if constexpr (F::kReversible)
                     return dequantize_halves_integer(h);
                 else
-                    return dequantize_halves(h, dq.half_delta[band]);
+                    return dequantize_halves(h, half_delta);
             }
         }
         return ((const T *)base)[at];
@@ -611,7 +620,8 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
      * where a low row holds them (LL or HL): the same for every row. */
     const void *low_base[2];
     size_t low_stride[2], ox[2], low_row0[2];
-    int low_band[2];
+    bool low_quantized[2];
+    float low_half_delta[2], high_half_delta[2];
 #pragma unroll
     for (int side = 0; side < 2; side++) {
         int64_t x = a.x0 + mirror(xe + side - a.x0, w);
@@ -619,7 +629,11 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         ox[side] = high_column ? lw + (size_t)(x / 2 - a.x0 / 2) : (size_t)(x / 2 - (a.x0 + 1) / 2);
         low_base[side] = high_column ? band_data : ll_data;
         low_stride[side] = high_column ? stride : ll_stride;
-        low_band[side] = high_column ? 1 : 0; /* HL : LL */
+        low_quantized[side] = high_column || dq.ll_quantized;
+        /* Each band's step chosen here, by constant index: an index known
+         * only at run time would put dq.half_delta in local memory. */
+        low_half_delta[side] = high_column ? dq.half_delta[1] : dq.half_delta[0];   /* HL : LL */
+        high_half_delta[side] = high_column ? dq.half_delta[3] : dq.half_delta[2]; /* HH : LH */
         low_row0[side] = (size_t)(high_column ? win.low_row0 : win.ll_row0);
     }
     const bool lane_valid = b.lane >= H / 2 && b.lane < 32 - H / 2;
@@ -634,11 +648,13 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         size_t oy = high_row ? lh + (size_t)(y / 2 - a.y0 / 2) : (size_t)(y / 2 - (a.y0 + 1) / 2);
         if (high_row) { /* LH below LL, HH below HL */
             size_t at = (oy - (size_t)win.high_row0) * stride;
-            e = band_value(band_data, at + ox[0], 2 + low_band[0]);
-            o = band_value(band_data, at + ox[1], 2 + low_band[1]);
+            e = band_value(band_data, at + ox[0], true, high_half_delta[0]);
+            o = band_value(band_data, at + ox[1], true, high_half_delta[1]);
         } else {
-            e = band_value(low_base[0], (oy - low_row0[0]) * low_stride[0] + ox[0], low_band[0]);
-            o = band_value(low_base[1], (oy - low_row0[1]) * low_stride[1] + ox[1], low_band[1]);
+            e = band_value(low_base[0], (oy - low_row0[0]) * low_stride[0] + ox[0], low_quantized[0],
+                           low_half_delta[0]);
+            o = band_value(low_base[1], (oy - low_row0[1]) * low_stride[1] + ox[1], low_quantized[1],
+                           low_half_delta[1]);
         }
     };
     auto lift_row = [&](bool odd_slot, T &e, T &o) {

@@ -76,8 +76,9 @@ static void launch_forward_level_as(gpu_stage *g, const typename dwt_levels::Fil
     else if (samples.bytes == 2)
         dwt_levels::forward_level<Wavelet, 2, false, Blocks><<<grid, threads, 0, g->stream>>>(
             (const uint16_t *)data, offset, stride, a, win, out, rows);
-    else if (samples.bytes == 4)
-        dwt_levels::forward_level<Wavelet, 4, false, Blocks><<<grid, threads, 0, g->stream>>>(
+    else if (samples.bytes == 4 && Wavelet != dwt_levels::k53Narrow) /* never narrow (narrow_53_holds) */
+        dwt_levels::forward_level<Wavelet == dwt_levels::k53Narrow ? dwt_levels::k53 : Wavelet, 4,
+                                  false, Blocks><<<grid, threads, 0, g->stream>>>(
             (const int32_t *)data, offset, stride, a, win, out, rows);
     else
         dwt_levels::forward_level<Wavelet, 0, false, Blocks><<<grid, threads, 0, g->stream>>>(
