@@ -60,8 +60,23 @@ enum Wavelet : int { k97 = 0, k53 = 1, k53Narrow = 2 };
  * its register budget: the most that fit with no local memory (ptxas -v,
  * sm_75/80/90; docs/gpu-notes.md). Left to itself, ptxas spills a few
  * bytes to reach the next occupancy step. */
-constexpr int forward_min_blocks(int wavelet) { return wavelet == k97 ? 9 : 10; }
-constexpr int inverse_min_blocks(bool dequantize) { return dequantize ? 6 : 7; }
+constexpr int max_threads_per_sm()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+    return 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+    return 1536;
+#else
+    return 2048;
+#endif
+}
+constexpr int blocks_per_sm(int wanted)
+{
+    return wanted < max_threads_per_sm() / (32 * kWarpsPerBlock) ? wanted
+                                                                   : max_threads_per_sm() / (32 * kWarpsPerBlock);
+}
+constexpr int forward_min_blocks(int wavelet) { return blocks_per_sm(wavelet == k97 ? 9 : 10); }
+constexpr int inverse_min_blocks(bool dequantize) { return blocks_per_sm(dequantize ? 6 : 7); }
 template <int Wavelet> struct Filter;
 
 template <> struct Filter<k53> {
