@@ -137,6 +137,8 @@ int command_decode(int argc, char **argv)
     }
     gj2k_error error = {0};
     gj2k_image *image = NULL;
+    gj2k_decode_report report = {0};
+    decode.report = &report;
     if (gj2k_decode_file(input, &decode, &image, &error) != GJ2K_OK) {
         report_error("%s: %s", input, error.message);
         return 1;
@@ -145,8 +147,9 @@ int command_decode(int argc, char **argv)
                                         .warning_user = (void *)output};
     gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose)
-        printf("%s: %ux%u, %u components, written to %s\n", input, image->x1 - image->x0,
-               image->y1 - image->y0, image->num_components, output);
+        printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), written to %s\n",
+               input, image->x1 - image->x0, image->y1 - image->y0, image->num_components,
+               report.num_tiles, report.num_tiles == 1 ? "" : "s", report.gpu_tiles, output);
     gj2k_image_destroy(image);
     if (status != GJ2K_OK) {
         report_error("%s", error.message);

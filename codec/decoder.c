@@ -298,6 +298,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     gj2k_status status = gpu_stage_open(options->device, image_samples(image), &settings.gpu,
                                         error);
     reserve_gpu(cs, options->reduce, &settings);
+    gj2k_decode_report report = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)
@@ -317,6 +318,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
                       "tile %u has no tile-parts: decoded as mid-grey", t);
         if (settings.gpu == NULL) {
             status = tile_decode(cs, data, t, &settings, image, error);
+            report.num_tiles += status == GJ2K_OK;
             continue;
         }
         /* GPU: this tile's code-blocks while the GPU finishes the last tile
@@ -330,6 +332,8 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
             if (!pipeline->threaded) /* no thread: the second half here, now */
                 pipeline_run(pipeline);
         }
+        report.num_tiles += status == GJ2K_OK;
+        report.gpu_tiles += status == GJ2K_OK;
     }
     gj2k_error finish_error = {0};
     gj2k_status finished = pipeline_finish(pipeline, &finish_error);
@@ -339,6 +343,8 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
             *error = finish_error;
     }
     gpu_stage_destroy(settings.gpu);
+    if (options->report != NULL)
+        *options->report = report;
     return status;
 }
 
@@ -367,6 +373,8 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
     gj2k_decode_options defaults = {0};
     if (options == NULL)
         options = &defaults;
+    if (options->report != NULL)
+        *options->report = (gj2k_decode_report){0};
     if (options->precision > GJ2K_MAX_PRECISION)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "output precision %u (1..%d allowed)",
                          options->precision, GJ2K_MAX_PRECISION);
@@ -415,6 +423,8 @@ gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *option
                              gj2k_error *error)
 {
     *out = NULL;
+    if (options != NULL && options->report != NULL)
+        *options->report = (gj2k_decode_report){0};
     uint8_t *data;
     size_t size;
     gj2k_status status = file_read_all(path, &data, &size, error);

@@ -228,6 +228,12 @@ typedef enum gj2k_device {
 
 /* ------------------------------------------------------------ decoding */
 
+/* What a decode did (gj2k_decode_options.report). */
+typedef struct gj2k_decode_report {
+    uint32_t num_tiles;        /* tiles decoded */
+    uint32_t gpu_tiles;        /* of those, tiles whose inverse transforms ran on the GPU */
+} gj2k_decode_report;
+
 /* What to decode and how to render it; zero-initialised means: the whole
  * image at full resolution, every layer and component, all cores, the
  * components as the codestream holds them. Mirrors opj_decompress. */
@@ -250,6 +256,7 @@ typedef struct gj2k_decode_options {
     gj2k_device device;        /* --device: where the inverse transforms run */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
+    gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
 } gj2k_decode_options;
 
 /* Decodes a JPEG 2000 codestream (.j2k/.j2c) or JP2 file held in memory. A

@@ -72,8 +72,8 @@ constexpr int max_threads_per_sm()
 }
 constexpr int blocks_per_sm(int wanted)
 {
-    return wanted < max_threads_per_sm() / (32 * kWarpsPerBlock) ? wanted
-                                                                   : max_threads_per_sm() / (32 * kWarpsPerBlock);
+    constexpr int most = max_threads_per_sm() / (32 * kWarpsPerBlock);
+    return wanted < most ? wanted : most;
 }
 constexpr int forward_min_blocks(int wavelet) { return blocks_per_sm(wavelet == k97 ? 9 : 10); }
 constexpr int inverse_min_blocks(bool dequantize) { return blocks_per_sm(dequantize ? 6 : 7); }

@@ -329,6 +329,37 @@ static void test_encode_file_is_atomic(void)
     gj2k_image_destroy(image);
 }
 
+/* The decode report counts the tiles decoded (none of them on the GPU
+ * here) and is cleared when the decode fails. */
+static void test_decode_report(void)
+{
+    gj2k_image *image = smooth_image(5, 3, 157, 91, 3, 8, false, 1);
+    REQUIRE(image != NULL);
+    gj2k_encode_options o = {.tile_width = 48, .tile_height = 40, .tile_x0 = 1, .tile_y0 = 1};
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_encode_report encoded = {0};
+    gj2k_error error = {0};
+    REQUIRE(gj2k_encode_memory(image, &o, &data, &size, &encoded, &error) == GJ2K_OK);
+    CHECK(encoded.num_tiles == 12);
+    gj2k_decode_report report = {.num_tiles = 99, .gpu_tiles = 99};
+    gj2k_decode_options d = {.device = GJ2K_DEVICE_CPU, .report = &report};
+    gj2k_image *back = NULL;
+    CHECK(gj2k_decode_memory(data, size, &d, &back, &error) == GJ2K_OK);
+    CHECK(report.num_tiles == encoded.num_tiles && report.gpu_tiles == 0);
+    gj2k_image_destroy(back);
+    d.use_tile = true;
+    d.tile = 5;
+    CHECK(gj2k_decode_memory(data, size, &d, &back, &error) == GJ2K_OK);
+    CHECK(report.num_tiles == 1 && report.gpu_tiles == 0);
+    gj2k_image_destroy(back);
+    report = (gj2k_decode_report){.num_tiles = 99, .gpu_tiles = 99};
+    CHECK(gj2k_decode_memory(data, 20, &d, &back, &error) != GJ2K_OK && back == NULL);
+    CHECK(report.num_tiles == 0 && report.gpu_tiles == 0);
+    free(data);
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"lossless_shapes_and_depths", test_lossless_shapes_and_depths},
     {"lossless_options", test_lossless_options},
@@ -339,6 +370,7 @@ static const test_case cases[] = {
     {"bad_options", test_bad_options},
     {"synthesis_energy", test_synthesis_energy},
     {"encode_file_is_atomic", test_encode_file_is_atomic},
+    {"decode_report", test_decode_report},
 };
 
 TEST_MAIN(cases)

@@ -489,7 +489,7 @@ static void test_decode_conformance_same(void)
     if (d == NULL)
         test_skip("no conformance codestreams");
     struct dirent *e;
-    int files = 0;
+    int files = 0, gpu_files = 0;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
         if (len < 4 || (strcmp(e->d_name + len - 4, ".j2c") && strcmp(e->d_name + len - 4, ".j2k") &&
@@ -499,21 +499,32 @@ static void test_decode_conformance_same(void)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         gj2k_image *images[2] = {NULL, NULL};
         gj2k_status status[2];
+        gj2k_decode_report report[2];
         for (int k = 0; k < 2; k++) {
-            gj2k_decode_options o = {.device = k == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU};
+            gj2k_decode_options o = {.device = k == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU,
+                                     .report = &report[k]};
             status[k] = gj2k_decode_file(path, &o, &images[k], NULL);
         }
         bool same = status[0] == status[1] && (status[0] != GJ2K_OK || same_image(images[0], images[1]));
         if (!same)
             printf("%s: CPU and GPU decodes differ\n", e->d_name);
         CHECK(same);
+        /* and the GPU did decode it: every tile's transforms */
+        bool on_gpu = status[1] != GJ2K_OK || (report[1].num_tiles == report[0].num_tiles &&
+                                               report[1].gpu_tiles == report[1].num_tiles &&
+                                               report[0].gpu_tiles == 0);
+        if (!on_gpu)
+            printf("%s: %u of %u tiles on the GPU\n", e->d_name, report[1].gpu_tiles,
+                   report[1].num_tiles);
+        CHECK(on_gpu);
+        gpu_files += status[1] == GJ2K_OK;
         files++;
         gj2k_image_destroy(images[0]);
         gj2k_image_destroy(images[1]);
     }
     closedir(d);
-    printf("%d files compared\n", files);
-    CHECK(files > 0);
+    printf("%d files compared, %d decoded on the GPU\n", files, gpu_files);
+    CHECK(files > 0 && gpu_files > 0);
 }
 
 /* Planes larger than the stage may hold go through in strips, with the
