@@ -2,10 +2,12 @@
  * decodes (in gj2k) to the source exactly on the reversible path, rate
  * control meets its targets, layers add quality, bad options fail cleanly.
  * Interoperability with OpenJPEG is conformance/encode_crosscheck.c's job. */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dwt.h"
 #include "gj2k.h"
@@ -308,6 +310,8 @@ static void test_synthesis_energy(void)
               dwt_synthesis_energy(false, level, DWT_BAND_HH));
 }
 
+/* gj2k_encode_file writes whole or not at all: a temporary name, then a
+ * rename; on failure the old file stays and no temporary is left. */
 static void test_encode_file_is_atomic(void)
 {
     gj2k_image *image = smooth_image(0, 0, 40, 30, 1, 8, false, 1);
@@ -323,9 +327,37 @@ static void test_encode_file_is_atomic(void)
     gj2k_image *back = decode(data, size, 0);
     CHECK(back != NULL && images_equal(image, back));
     gj2k_image_destroy(back);
-    free(data);
     snprintf(path, sizeof path, "%s/out.png", test_temp_dir());
     CHECK(gj2k_encode_file(image, path, NULL, NULL, &error) == GJ2K_ERROR_INVALID_ARGUMENT);
+
+    /* A failing encode leaves the file already there as it was. */
+    snprintf(path, sizeof path, "%s/out.jp2", test_temp_dir());
+    gj2k_encode_options bad = {.num_resolutions = 34};
+    CHECK(gj2k_encode_file(image, path, &bad, NULL, &error) != GJ2K_OK);
+    size_t again_size = 0;
+    uint8_t *again = test_read_file(path, &again_size);
+    CHECK(again != NULL && again_size == size && memcmp(again, data, size) == 0);
+    free(again);
+    /* A write that fails at the last step (the name is a directory, so the
+     * rename fails) leaves no file of any name behind. */
+    snprintf(path, sizeof path, "%s/taken.j2k", test_temp_dir());
+    REQUIRE(mkdir(path, 0700) == 0);
+    CHECK(gj2k_encode_file(image, path, NULL, NULL, &error) == GJ2K_ERROR_IO);
+    DIR *dir = opendir(test_temp_dir());
+    REQUIRE(dir != NULL);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        entries++;
+        bool expected = strcmp(e->d_name, "out.jp2") == 0 || strcmp(e->d_name, "taken.j2k") == 0;
+        if (!expected)
+            printf("left behind: %s\n", e->d_name);
+        CHECK(expected);
+    }
+    closedir(dir);
+    CHECK(entries == 2);
+    free(data);
     gj2k_image_destroy(image);
 }
 
