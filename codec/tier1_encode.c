@@ -341,8 +341,9 @@ gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
                            b.mq.length);
             open = false;
         } else {
-            info->length = raw ? mq_encoder_bypass_truncation_length(&b.mq)
-                               : mq_encoder_truncation_length(&b.mq);
+            /* a raw pass keeps this bound; an arithmetic pass's length is
+             * settled from its snapshot when its segment ends */
+            info->length = raw ? mq_encoder_bypass_truncation_length(&b.mq) : 0;
             snapshots[j] = mq_encoder_snapshot(&b.mq);
             exact[j] = !raw;
         }
