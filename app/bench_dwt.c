@@ -72,8 +72,8 @@ static void default_layout(codeblock_layout_band *layout, uint32_t n)
     dwt_rect plane = {0, 0, n, n};
     size_t base = 0;
     for (unsigned s = 0; s < 3 * BENCH_LEVELS + 1; s++) {
-        unsigned level = s == 0 ? BENCH_LEVELS : BENCH_LEVELS - (s - 1) / 3;
-        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+        unsigned level = dwt_subband_level(s, BENCH_LEVELS);
+        dwt_band band = dwt_subband_band(s);
         dwt_rect b = dwt_band_rect(plane, level, band);
         layout[s] = (codeblock_layout_band){.x0 = b.x0, .y0 = b.y0, .x1 = b.x1, .y1 = b.y1,
                                             .width_log2 = 6, .height_log2 = 6, .base = base};

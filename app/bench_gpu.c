@@ -71,8 +71,8 @@ static bool forward_matches_cpu(gpu_bench *b, bool reversible)
         }
         dwt_forward_97(f[c], stride, b->rect, b->levels);
         for (unsigned s = 0; s < 3 * b->levels + 1; s++) {
-            unsigned level = s == 0 ? b->levels : b->levels - (s - 1) / 3;
-            dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+            unsigned level = dwt_subband_level(s, b->levels);
+            dwt_band band = dwt_subband_band(s);
             uint32_t x, y, w, h;
             dwt_band_placement(b->rect, level, band, &x, &y, &w, &h);
             for (uint32_t row = 0; row < h; row++) {

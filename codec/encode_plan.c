@@ -97,9 +97,8 @@ static gj2k_status plan_band_energies(bool reversible, unsigned levels,
                                       double energy[J2K_MAX_SUBBANDS], gj2k_error *error)
 {
     for (unsigned s = 0; s < 3 * levels + 1; s++) {
-        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
-        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
-        energy[s] = dwt_synthesis_energy(reversible, level, band);
+        energy[s] = dwt_synthesis_energy(reversible, dwt_subband_level(s, levels),
+                                         dwt_subband_band(s));
         if (!(energy[s] > 0.0))
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -123,8 +122,7 @@ static void plan_quantization(encode_component_plan *cp, bool reversible, bool m
     if (mct && component < 3)
         mct_energy = reversible ? rct_synthesis_energy(component) : ict_synthesis_energy(component);
     for (unsigned s = 0; s < q->num_steps; s++) {
-        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
-        unsigned range = quant_dynamic_range(cp->precision, band);
+        unsigned range = quant_dynamic_range(cp->precision, dwt_subband_band(s));
         if (reversible) {
             q->steps[s] = (quant_step){.exponent = (uint8_t)range, .mantissa = 0};
             cp->step[s] = 1.0;

@@ -99,8 +99,8 @@ static void quantize_plane(forward_plane *plane)
     unsigned levels = plane->plan->coding.levels;
     size_t stride = plane->rect.x1 - plane->rect.x0;
     for (unsigned s = 0; s < 3 * levels + 1; s++) {
-        unsigned level = s == 0 ? levels : levels - (s - 1) / 3;
-        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+        unsigned level = dwt_subband_level(s, levels);
+        dwt_band band = dwt_subband_band(s);
         uint32_t x, y, w, h;
         dwt_band_placement(plane->rect, level, band, &x, &y, &w, &h);
         float delta = (float)plane->plan->step[s];
@@ -156,8 +156,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     tier1_encoded_block *out = work->scratch[worker];
     if (work->readiness != NULL && !plane_gate_wait(work->readiness, eb->component))
         return GJ2K_ERROR_DEVICE;
-    dwt_band band = eb->subband_index == 0 ? DWT_BAND_LL
-                                           : (dwt_band)((eb->subband_index - 1) % 3 + 1);
+    dwt_band band = dwt_subband_band(eb->subband_index);
     size_t stride = plane->blocks ? width : plane->rect.x1 - plane->rect.x0;
     const int32_t *origin = work->origins[index];
     const uint8_t *fractions =

@@ -47,7 +47,7 @@ gj2k_status j2k_quantization_expand(const j2k_quantization *q, unsigned levels,
     }
     /* Eq. E-5: the LL band lies at level NL; bands 1 + 3 (NL - n) .. + 2 at level n. */
     for (unsigned b = 0; b < subbands; b++) {
-        unsigned band_level = b == 0 ? levels : levels - (b - 1) / 3;
+        unsigned band_level = dwt_subband_level(b, levels);
         if (!quant_step_derived(q->steps[0], levels, band_level, &steps[b]))
             return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                              "quantization: derived exponent %u - %u + %u below 0",

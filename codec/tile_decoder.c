@@ -262,7 +262,7 @@ static void plan_gpu_dequantization(tile_plane *plane)
         return;
     plane->halves = true;
     for (unsigned s = 0; !plane->reversible && s < 3u * plane->levels + 1u; s++) {
-        dwt_band band = s == 0 ? DWT_BAND_LL : (dwt_band)(1 + (s - 1) % 3);
+        dwt_band band = dwt_subband_band(s);
         float delta = (float)quant_step_size(plane->params.steps[s],
                                              quant_dynamic_range(plane->precision, band));
         plane->half_steps[s] = delta * 0.5f;

@@ -28,6 +28,18 @@ typedef enum dwt_band { DWT_BAND_LL = 0, DWT_BAND_HL = 1, DWT_BAND_LH = 2, DWT_B
 
 #define DWT_MAX_LEVELS 32 /* COD SPcod allows 0..32 decomposition levels (Annex A.6.1) */
 
+/* Subband s of a tile-component transformed to `levels` levels, numbered
+ * as the quantization steps are (Annex A.6.4, eq. E-5): 0 is the LL of
+ * level `levels`, then HL, LH, HH of level levels, levels - 1, ..., 1. */
+static inline dwt_band dwt_subband_band(unsigned s)
+{
+    return s == 0 ? DWT_BAND_LL : (dwt_band)((s - 1) % 3 + 1);
+}
+static inline unsigned dwt_subband_level(unsigned s, unsigned levels)
+{
+    return s == 0 ? levels : levels - (s - 1) / 3;
+}
+
 /* The area of subband `band` at decomposition level `level` (1..32) of a
  * tile-component covering `tile` (Annex B.5, eq. B-15). Level 0 with
  * DWT_BAND_LL is the tile-component itself. */
