@@ -426,15 +426,19 @@ static gj2k_image *make_image(uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, 
 static void test_encode_same_bytes(void)
 {
     gpu_stage_destroy(open_gpu());
-    for (int i = 0; i < 12; i++) {
+    /* Every combination of wavelet, precision, tiling and component count
+     * (one bit of i each), with a random number of levels. */
+    for (int i = 0; i < 16; i++) {
+        bool irreversible = i & 1, deep = i & 2, tiled = i & 4, one_component = i & 8;
         /* Odd sizes, large enough that a 15:1 file can hold the headers. */
         gj2k_image *image = make_image((uint32_t)test_random_range(0, 7), (uint32_t)test_random_range(0, 7),
                                        (uint32_t)test_random_range(40, 700), (uint32_t)test_random_range(40, 500),
-                                       i % 3 == 0 ? 1 : 3, i % 2 ? 8 : 12);
+                                       one_component ? 1 : 3, deep ? 12 : 8);
         REQUIRE(image != NULL);
         double ratio = 15.0;
-        gj2k_encode_options o = {.irreversible = i % 2 == 1, .num_resolutions = 1 + (unsigned)i % 8,
-                                 .tile_width = i % 4 == 3 ? 128 : 0, .tile_height = i % 4 == 3 ? 96 : 0};
+        gj2k_encode_options o = {.irreversible = irreversible,
+                                 .num_resolutions = (unsigned)test_random_range(1, 8),
+                                 .tile_width = tiled ? 128 : 0, .tile_height = tiled ? 96 : 0};
         if (o.irreversible) {
             o.target = GJ2K_TARGET_RATIO;
             o.num_layers = 1;
@@ -454,8 +458,9 @@ static void test_encode_same_bytes(void)
         CHECK(report[1].gpu_tiles == report[1].num_tiles);
         bool same = sizes[0] == sizes[1] && memcmp(bytes[0], bytes[1], sizes[0]) == 0;
         if (!same)
-            printf("case %d (%ux%u, %s): codestreams differ\n", i, image->x1 - image->x0,
-                   image->y1 - image->y0, o.irreversible ? "9/7" : "5/3");
+            printf("case %d (%ux%u, %s, %u resolutions): codestreams differ\n", i,
+                   image->x1 - image->x0, image->y1 - image->y0, o.irreversible ? "9/7" : "5/3",
+                   o.num_resolutions);
         CHECK(same);
         free(bytes[0]);
         free(bytes[1]);
