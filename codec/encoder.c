@@ -53,21 +53,32 @@ static tier2_encode_params tile_packet_params(const encoder_run *run, uint32_t t
                                  .use_eph = run->plan.cod.use_eph};
 }
 
-/* rate_measure_fn: Tier-2 over every tile for layers 0..layer. */
-static gj2k_status measure_packets(void *user, unsigned layer, size_t *bytes, gj2k_error *error)
+/* rate_measure_fn: Tier-2 of tile t for layers 0..layer. */
+static gj2k_status measure_tile_packets(void *user, uint32_t t, unsigned layer, size_t *bytes,
+                                        gj2k_error *error)
 {
     encoder_run *run = user;
+    run->scratch.size = 0;
+    tier2_encode_params params = tile_packet_params(run, t, layer + 1);
+    gj2k_status status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components,
+                                           &params, &run->scratch, NULL, NULL, error);
+    if (status == GJ2K_OK && run->scratch.failed)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for packets");
+    *bytes = status == GJ2K_OK ? run->scratch.size : 0;
+    return status;
+}
+
+/* Tier-2 over every tile for layers 0..layer. */
+static gj2k_status measure_packets(encoder_run *run, unsigned layer, size_t *bytes,
+                                   gj2k_error *error)
+{
     *bytes = 0;
     for (uint32_t t = 0; t < run->num_tiles; t++) {
-        run->scratch.size = 0;
-        tier2_encode_params params = tile_packet_params(run, t, layer + 1);
-        gj2k_status status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components,
-                                               &params, &run->scratch, NULL, NULL, error);
+        size_t tile_bytes = 0;
+        gj2k_status status = measure_tile_packets(run, t, layer, &tile_bytes, error);
         if (status != GJ2K_OK)
             return status;
-        if (run->scratch.failed)
-            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for packets");
-        *bytes += run->scratch.size;
+        *bytes += tile_bytes;
     }
     return GJ2K_OK;
 }
@@ -243,7 +254,7 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
                          (double)(cb->rect.x1 - cb->rect.x0) * (cb->rect.y1 - cb->rect.y0);
             }
     rate_request request = {.tiles = run->tiles, .num_tiles = run->num_tiles, .plan = plan,
-                            .distortion_floor = floor, .measure = measure_packets,
+                            .distortion_floor = floor, .measure = measure_tile_packets,
                             .measure_user = run};
     size_t packet_bytes = 0;
     gj2k_status status = GJ2K_OK;

@@ -17,6 +17,7 @@ typedef struct hull_point {
 
 typedef struct rate_block {
     encoded_block *block;
+    uint32_t tile;
     hull_point *hull;   /* decreasing slopes */
     unsigned hull_count;
 } rate_block;
@@ -85,6 +86,7 @@ static gj2k_status state_build(const rate_request *req, rate_state *st, gj2k_err
         for (size_t i = 0; i < req->tiles[t].num_blocks; i++) {
             rate_block *rb = &st->blocks[n++];
             rb->block = &req->tiles[t].blocks[i];
+            rb->tile = t;
             rb->hull = st->points + used;
             rb->hull_count = block_hull(rb->block, rb->hull);
             for (unsigned h = 0; h < rb->hull_count; h++)
@@ -146,6 +148,24 @@ static double apply_threshold(const rate_state *st, unsigned layer, unsigned num
     return st->energy - removed;
 }
 
+/* Bytes of the packets of layers 0..layer over every tile; each tile's
+ * share in tile_bytes when not NULL. */
+static gj2k_status measure_all(const rate_request *req, unsigned layer, size_t *tile_bytes,
+                               size_t *total, gj2k_error *error)
+{
+    *total = 0;
+    for (uint32_t t = 0; t < req->num_tiles; t++) {
+        size_t bytes = 0;
+        gj2k_status status = req->measure(req->measure_user, t, layer, &bytes, error);
+        if (status != GJ2K_OK)
+            return status;
+        if (tile_bytes != NULL)
+            tile_bytes[t] = bytes;
+        *total += bytes;
+    }
+    return GJ2K_OK;
+}
+
 typedef struct fill_candidate {
     rate_block *block;
     double slope;      /* of its next hull point */
@@ -161,18 +181,23 @@ static int compare_candidates(const void *a, const void *b)
 /* One hull segment of one block can be hundreds of bytes: past the last
  * threshold that fits, the blocks whose next hull points come first get
  * passes one at a time (any pass end is a valid truncation point) while
- * the packets still fit, measured for real. */
+ * the packets still fit, measured for real: only the tile that changed. */
 static gj2k_status fill_budget(const rate_request *req, const rate_state *st, unsigned layer,
                                size_t budget, gj2k_error *error)
 {
     unsigned num_layers = req->plan->cod.layers;
     size_t size = 0;
-    gj2k_status status = req->measure(req->measure_user, layer, &size, error);
-    if (status != GJ2K_OK || size >= budget)
-        return status;
+    size_t *tile_bytes = malloc((req->num_tiles ? req->num_tiles : 1) * sizeof *tile_bytes);
     fill_candidate *candidates = malloc((st->num_blocks ? st->num_blocks : 1) * sizeof *candidates);
-    if (candidates == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for rate control");
+    gj2k_status status = tile_bytes && candidates
+                             ? measure_all(req, layer, tile_bytes, &size, error)
+                             : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
+                                         "out of memory for rate control");
+    if (status != GJ2K_OK || size >= budget) {
+        free(tile_bytes);
+        free(candidates);
+        return status;
+    }
     size_t count = 0;
     for (size_t i = 0; i < st->num_blocks; i++) {
         rate_block *rb = &st->blocks[i];
@@ -187,6 +212,7 @@ static gj2k_status fill_budget(const rate_request *req, const rate_state *st, un
     unsigned measurements = 0;
     for (size_t c = 0; c < count && measurements < RATE_FILL_MEASUREMENTS && status == GJ2K_OK; c++) {
         encoded_block *b = candidates[c].block->block;
+        uint32_t t = candidates[c].block->tile;
         unsigned current = b->layer_passes[layer];
         for (unsigned p = current + 1; p <= candidates[c].passes; p++) {
             size_t before = current ? b->lengths[current - 1] : 0;
@@ -194,16 +220,18 @@ static gj2k_status fill_budget(const rate_request *req, const rate_state *st, un
                 break; /* the data alone would not fit */
             set_passes(b, layer, num_layers, p);
             size_t bytes = 0;
-            status = req->measure(req->measure_user, layer, &bytes, error);
+            status = req->measure(req->measure_user, t, layer, &bytes, error);
             measurements++;
-            if (status != GJ2K_OK || bytes > budget) {
+            if (status != GJ2K_OK || size - tile_bytes[t] + bytes > budget) {
                 set_passes(b, layer, num_layers, current);
                 break;
             }
-            size = bytes;
+            size = size - tile_bytes[t] + bytes;
+            tile_bytes[t] = bytes;
             current = p;
         }
     }
+    free(tile_bytes);
     free(candidates);
     return status;
 }
@@ -236,7 +264,7 @@ static gj2k_status fit_bytes(const rate_request *req, const rate_state *st, unsi
         long mid = lo + (hi - lo + 1) / 2;
         apply_threshold(st, layer, num_layers, mid, false);
         size_t bytes = 0;
-        gj2k_status status = req->measure(req->measure_user, layer, &bytes, error);
+        gj2k_status status = measure_all(req, layer, NULL, &bytes, error);
         if (status != GJ2K_OK)
             return status;
         if (bytes <= budget)

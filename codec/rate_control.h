@@ -10,9 +10,9 @@
 #include "encode_tile.h"
 #include "gj2k.h"
 
-/* Bytes of the packets of layers 0..layer of every tile, with the blocks'
+/* Bytes of the packets of layers 0..layer of tile `tile`, with its blocks'
  * layer_passes as they stand (Tier-2 run for real, headers included). */
-typedef gj2k_status (*rate_measure_fn)(void *user, unsigned layer, size_t *bytes,
+typedef gj2k_status (*rate_measure_fn)(void *user, uint32_t tile, unsigned layer, size_t *bytes,
                                        gj2k_error *error);
 
 typedef struct rate_request {
