@@ -58,8 +58,9 @@ enum Wavelet : int { k97 = 0, k53 = 1, k53Narrow = 2 };
 
 /* Blocks per SM each kernel is built for (__launch_bounds__), which sets
  * its register budget: the most that fit with no local memory (ptxas -v,
- * sm_75/80/90; docs/gpu-notes.md). Left to itself, ptxas spills a few
- * bytes to reach the next occupancy step. */
+ * sm_75 to sm_90; docs/gpu-notes.md), capped at the threads an SM holds.
+ * Left to itself, ptxas spills a few bytes to reach the next occupancy
+ * step. */
 constexpr int max_threads_per_sm()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
