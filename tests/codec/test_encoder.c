@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "dwt.h"
@@ -330,16 +332,26 @@ static void test_encode_file_is_atomic(void)
     snprintf(path, sizeof path, "%s/out.png", test_temp_dir());
     CHECK(gj2k_encode_file(image, path, NULL, NULL, &error) == GJ2K_ERROR_INVALID_ARGUMENT);
 
-    /* A failing encode leaves the file already there as it was. */
+    /* A write that fails half way (the file size limit is below the new
+     * file's size) leaves the file already there as it was: a writer that
+     * opened the name itself would have cut it short. */
     snprintf(path, sizeof path, "%s/out.jp2", test_temp_dir());
-    gj2k_encode_options bad = {.num_resolutions = 34};
-    CHECK(gj2k_encode_file(image, path, &bad, NULL, &error) != GJ2K_OK);
+    gj2k_encode_options other = {.num_resolutions = 3};
+    struct rlimit limit;
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &limit) == 0);
+    struct rlimit lowered = {.rlim_cur = 64, .rlim_max = limit.rlim_max};
+    void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+    gj2k_status cut = gj2k_encode_file(image, path, &other, NULL, &error);
+    setrlimit(RLIMIT_FSIZE, &limit);
+    signal(SIGXFSZ, previous);
+    CHECK(cut == GJ2K_ERROR_IO);
     size_t again_size = 0;
     uint8_t *again = test_read_file(path, &again_size);
     CHECK(again != NULL && again_size == size && memcmp(again, data, size) == 0);
     free(again);
-    /* A write that fails at the last step (the name is a directory, so the
-     * rename fails) leaves no file of any name behind. */
+    /* Nor does one that fails at the last step (the name is a directory,
+     * so the rename fails) leave a file of any name behind. */
     snprintf(path, sizeof path, "%s/taken.j2k", test_temp_dir());
     REQUIRE(mkdir(path, 0700) == 0);
     CHECK(gj2k_encode_file(image, path, NULL, NULL, &error) == GJ2K_ERROR_IO);
