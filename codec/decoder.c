@@ -143,19 +143,19 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     for (uint32_t i = 0; i < count; i++) {
-        kept[i] = image->components[indices[i]];
-        if (taken[indices[i]]) { /* listed twice: the second gets its own copy */
-            size_t n = (size_t)kept[i].width * kept[i].height;
-            kept[i].samples = malloc((n ? n : 1) * sizeof(int32_t));
-            if (kept[i].samples == NULL) {
-                for (uint32_t j = 0; j < i; j++)
-                    if (kept[j].samples != image->components[indices[j]].samples)
-                        free(kept[j].samples);
-                free(kept);
-                free(taken);
-                return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        const gj2k_component *source = &image->components[indices[i]];
+        kept[i] = *source;
+        /* listed twice: the second gets its own copy (narrow or wide samples) */
+        gj2k_status status = taken[indices[i]] ? color_render_copy(source, &kept[i], error) : GJ2K_OK;
+        if (status != GJ2K_OK) {
+            for (uint32_t j = 0; j < i; j++) {
+                const gj2k_component *shared = &image->components[indices[j]];
+                if (kept[j].samples != shared->samples || kept[j].wide_samples != shared->wide_samples)
+                    color_render_release(&kept[j]);
             }
-            memcpy(kept[i].samples, image->components[indices[i]].samples, n * sizeof(int32_t));
+            free(kept);
+            free(taken);
+            return status;
         }
         taken[indices[i]] = true;
     }

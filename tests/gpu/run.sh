@@ -27,6 +27,7 @@ if [ "${1:-}" = quick ]; then
   build/gpu/tests/gpu/test_gpu_stage 2>&1 | tail -15 | tee "$logs/test-gpu.txt"
   rc=${PIPESTATUS[0]}
   build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
+  rc=$((rc | PIPESTATUS[0]))
   for f in .bench/*.j2k .bench/*.j2c; do
     [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; rc=$((rc | PIPESTATUS[0])); }
   done
@@ -58,6 +59,7 @@ fi
 
 step "benchmarks"
 build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
+tests_rc=$((tests_rc | PIPESTATUS[0]))
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
 # Decoding from memory, CPU against GPU (the pipeline over planes and tiles).
 for f in .bench/*.j2k .bench/*.j2c; do
