@@ -184,6 +184,8 @@ typedef struct tile_pipeline {
     bool threaded;
     gj2k_status status;             /* the first failure of this tile or those before */
     gj2k_error error;
+    uint32_t *tiles_done;           /* counted as each tile's samples are placed (the
+                                       joins order the threads, so no lock) */
 } tile_pipeline;
 
 /* Waits for the tile and those before it; frees them all. */
@@ -212,6 +214,7 @@ static void pipeline_run(tile_pipeline *p)
         return;
     }
     p->status = tile_decode_samples(p->work, p->settings, p->image, &p->error);
+    *p->tiles_done += p->status == GJ2K_OK;
 }
 
 static void *pipeline_thread(void *argument)
@@ -225,7 +228,7 @@ static void *pipeline_thread(void *argument)
  * the caller runs it (pipeline_run) after tile_decode_blocks. */
 static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_image *image,
                                   tile_decoding *work, tile_pipeline *previous,
-                                  tile_pipeline **out, gj2k_error *error)
+                                  uint32_t *tiles_done, tile_pipeline **out, gj2k_error *error)
 {
     tile_pipeline *p = calloc(1, sizeof *p);
     if (p == NULL) {
@@ -233,7 +236,8 @@ static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_ima
         *out = previous;
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     }
-    *p = (tile_pipeline){.settings = settings, .image = image, .work = work, .previous = previous};
+    *p = (tile_pipeline){.settings = settings, .image = image, .work = work, .previous = previous,
+                         .tiles_done = tiles_done};
     p->threaded = pthread_create(&p->thread, NULL, pipeline_thread, p) == 0;
     *out = p;
     return GJ2K_OK;
@@ -326,14 +330,13 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         tile_decoding *work = NULL;
         status = tile_decode_begin(cs, data, t, &settings, image, &work, error);
         if (status == GJ2K_OK)
-            status = pipeline_start(&settings, image, work, pipeline, &pipeline, error);
+            status = pipeline_start(&settings, image, work, pipeline, &report.gpu_tiles,
+                                    &pipeline, error);
         if (status == GJ2K_OK) {
             status = tile_decode_blocks(work, &settings, error);
             if (!pipeline->threaded) /* no thread: the second half here, now */
                 pipeline_run(pipeline);
         }
-        report.num_tiles += status == GJ2K_OK;
-        report.gpu_tiles += status == GJ2K_OK;
     }
     gj2k_error finish_error = {0};
     gj2k_status finished = pipeline_finish(pipeline, &finish_error);
@@ -343,6 +346,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
             *error = finish_error;
     }
     gpu_stage_destroy(settings.gpu);
+    report.num_tiles += report.gpu_tiles; /* the CPU's were counted as they went */
     if (options->report != NULL)
         *options->report = report;
     return status;
@@ -423,13 +427,14 @@ gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *option
                              gj2k_error *error)
 {
     *out = NULL;
-    if (options != NULL && options->report != NULL)
-        *options->report = (gj2k_decode_report){0};
     uint8_t *data;
     size_t size;
     gj2k_status status = file_read_all(path, &data, &size, error);
-    if (status != GJ2K_OK)
+    if (status != GJ2K_OK) {
+        if (options != NULL && options->report != NULL) /* else gj2k_decode_memory fills it */
+            *options->report = (gj2k_decode_report){0};
         return status;
+    }
     status = gj2k_decode_memory(data, size, options, out, error);
     free(data);
     return status;
