@@ -21,22 +21,31 @@ static gj2k_status reserve_bytes(gpu_stage *g, size_t bytes, gj2k_error *error)
     return status;
 }
 
-/* The best of three uploads of `bytes` from `source`, in GB/s. */
-static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, double *gbps)
+/* The best of three wall-clock runs of `once` (returning a cudaError_t),
+ * as GB/s for `bytes` moved; stops at the first error. */
+template <typename Once>
+static cudaError_t best_of_three(size_t bytes, double *gbps, Once once)
 {
     double best = 1e30;
     cudaError_t e = cudaSuccess;
     for (int repeat = 0; repeat < 3 && e == cudaSuccess; repeat++) {
         timespec start;
         clock_gettime(CLOCK_MONOTONIC, &start);
-        e = cudaMemcpyAsync(g->work[0], source, bytes, cudaMemcpyHostToDevice, g->stream);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(g->stream);
+        e = once();
         double ms = milliseconds_since(start);
         best = ms < best ? ms : best;
     }
     *gbps = (double)bytes / (best * 1e6);
     return e;
+}
+
+/* The best of three uploads of `bytes` from `source`, in GB/s. */
+static cudaError_t upload_rate(gpu_stage *g, const void *source, size_t bytes, double *gbps)
+{
+    return best_of_three(bytes, gbps, [&] {
+        cudaError_t e = cudaMemcpyAsync(g->work[0], source, bytes, cudaMemcpyHostToDevice, g->stream);
+        return e == cudaSuccess ? cudaStreamSynchronize(g->stream) : e;
+    });
 }
 
 extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pinned_probe *probe,
@@ -48,7 +57,7 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
         return status;
     void *pinned = nullptr, *pageable = std::malloc(bytes);
     if (pageable == nullptr)
-        return device_fail(error, cudaErrorMemoryAllocation, "host memory");
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the probe");
     std::memset(pageable, 1, bytes);
     timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -59,14 +68,11 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
         e = upload_rate(g, pinned, bytes, &probe->pinned_gbps);
         if (e == cudaSuccess)
             e = upload_rate(g, pageable, bytes, &probe->pageable_gbps);
-        double best = 1e30;
-        for (int repeat = 0; repeat < 3; repeat++) {
-            clock_gettime(CLOCK_MONOTONIC, &start);
-            std::memcpy(pinned, pageable, bytes);
-            double ms = milliseconds_since(start);
-            best = ms < best ? ms : best;
-        }
-        probe->memcpy_gbps = (double)bytes / (best * 1e6);
+        if (e == cudaSuccess)
+            best_of_three(bytes, &probe->memcpy_gbps, [&] {
+                std::memcpy(pinned, pageable, bytes);
+                return cudaSuccess;
+            });
         cudaFreeHost(pinned);
     }
     if (e == cudaSuccess) {
@@ -90,7 +96,7 @@ extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, doub
     gj2k_status status = reserve_bytes(g, bytes, error);
     if (status != GJ2K_OK)
         return status;
-    cudaEvent_t start, stop;
+    cudaEvent_t start = nullptr, stop = nullptr;
     GPU_CHECK(cudaEventCreate(&start), "event");
     cudaError_t e = cudaEventCreate(&stop);
     float best = 1e30f;
@@ -106,7 +112,8 @@ extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, doub
         best = ms < best ? ms : best;
     }
     cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    if (stop != nullptr)
+        cudaEventDestroy(stop);
     if (e != cudaSuccess)
         return device_fail(error, e, "copy bandwidth");
     *gbps = 2.0 * (double)bytes / ((double)best * 1e6);

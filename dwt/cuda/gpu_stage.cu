@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 extern "C" {
+#include "error.h"
 #include "gpu_stage.h"
 }
 
@@ -37,13 +38,8 @@ constexpr int kTimedPhases = 64;
 
 gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
 {
-    if (error != nullptr) {
-        error->status = GJ2K_ERROR_DEVICE;
-        std::snprintf(error->message, sizeof error->message, "GPU: %s: %s", what,
-                      cudaGetErrorString(e));
-    }
     cudaGetLastError();
-    return GJ2K_ERROR_DEVICE;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU: %s: %s", what, cudaGetErrorString(e));
 }
 
 #define GPU_CHECK(call, what)                                                                  \
@@ -137,7 +133,8 @@ unsigned usable_precision(unsigned p) { return p < 1 ? 1 : p > 32 ? 32 : p; }
 /* Two streams: uploads and kernels on `stream`, downloads on `copies`, so
  * that one plane's download runs beside the next plane's upload and
  * kernels. Each plane's outputs go to one of two output sets, taken in
- * turn; events order the two streams around them. */
+ * turn: an event orders each set's download after its kernels, and a set
+ * is taken again only once its download has landed (download_pending). */
 struct gpu_stage {
     cudaStream_t stream;
     cudaStream_t copies;
@@ -145,8 +142,7 @@ struct gpu_stage {
     void *work[3];         /* work[0]: uploads; work[1], work[2]: the LL between levels */
     void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
     uint8_t *fractions[2]; /*   and 9/7 fractions */
-    cudaEvent_t kernels_done[2];  /* a set written */
-    cudaEvent_t download_done[2]; /* a set read back: free again */
+    cudaEvent_t kernels_done[2];  /* a set written: its download may start */
     size_t capacity;       /* elements each buffer holds */
     size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
@@ -286,13 +282,8 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
     if (e != cudaSuccess || count == 0)
         return device_fail(error, e != cudaSuccess ? e : cudaErrorNoDevice, "no usable GPU");
     gpu_stage *g = (gpu_stage *)std::calloc(1, sizeof *g);
-    if (g == nullptr) {
-        if (error) {
-            error->status = GJ2K_ERROR_OUT_OF_MEMORY;
-            std::snprintf(error->message, sizeof error->message, "out of memory");
-        }
-        return GJ2K_ERROR_OUT_OF_MEMORY;
-    }
+    if (g == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     g->rows = 0; /* by level (rows_for) */
     e = cudaSetDevice(0);
     if (e == cudaSuccess)
@@ -303,8 +294,6 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
         e = cudaStreamCreateWithFlags(&g->copies, cudaStreamNonBlocking);
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         e = cudaEventCreateWithFlags(&g->kernels_done[i], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&g->download_done[i], cudaEventDisableTiming);
     }
     for (int i = 0; i < kTimedPhases && e == cudaSuccess; i++) {
         e = cudaEventCreate(&g->phase_start[i]);
@@ -312,7 +301,7 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
             e = cudaEventCreate(&g->phase_stop[i]);
     }
     if (e != cudaSuccess) {
-        std::free(g);
+        gpu_stage_destroy(g); /* what was made before the failure */
         return device_fail(error, e, "cannot open the GPU");
     }
     *out = g;
@@ -324,16 +313,18 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     if (g == nullptr)
         return;
     release_buffers(g);
-    for (int i = 0; i < 2; i++) {
-        cudaEventDestroy(g->kernels_done[i]);
-        cudaEventDestroy(g->download_done[i]);
-    }
+    auto destroy_event = [](cudaEvent_t e) { if (e != nullptr) cudaEventDestroy(e); };
+    for (int i = 0; i < 2; i++)
+        destroy_event(g->kernels_done[i]);
     for (int i = 0; i < kTimedPhases; i++) {
-        cudaEventDestroy(g->phase_start[i]);
-        cudaEventDestroy(g->phase_stop[i]);
+        destroy_event(g->phase_start[i]);
+        destroy_event(g->phase_stop[i]);
     }
-    cudaStreamDestroy(g->stream);
-    cudaStreamDestroy(g->copies);
+    if (g->stream != nullptr)
+        cudaStreamDestroy(g->stream);
+    if (g->copies != nullptr)
+        cudaStreamDestroy(g->copies);
+    cudaGetLastError();
     std::free(g);
 }
 
@@ -457,6 +448,16 @@ static void unregister_all(registrations *r)
     cudaGetLastError();
 }
 
+/* Ends the registrations of uploads that have completed (status OK: their
+ * plane was downloaded), or after a failure once nothing is queued, as an
+ * upload from them may still be. */
+static void release_registrations(gpu_stage *g, registrations *r, gj2k_status status)
+{
+    if (status != GJ2K_OK && r->count > 0)
+        synchronize(g);
+    unregister_all(r);
+}
+
 /* A plane whose outputs wait in output set `set` for their download, with
  * the host memory registered for its uploads (complete once its kernels are). */
 struct pending_plane {
@@ -465,13 +466,6 @@ struct pending_plane {
     int set;
     registrations registered;
 };
-
-/* Output set `set` is free for the kernels once its last download is done. */
-static gj2k_status claim_set(gpu_stage *g, int set, gj2k_error *error)
-{
-    GPU_CHECK(cudaStreamWaitEvent(g->stream, g->download_done[set], 0), "stream order");
-    return GJ2K_OK;
-}
 
 /* The pending plane's outputs down to the host, on the copy stream after its
  * kernels; returns once they have landed. */
@@ -485,8 +479,7 @@ static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *
     if (fractions_to != nullptr)
         GPU_CHECK(timed_copy(g, g->copies, fractions_to, g->fractions[s], fraction_bytes,
                              cudaMemcpyDeviceToHost), "download");
-    GPU_CHECK(cudaEventRecord(g->download_done[s], g->copies), "event");
-    GPU_CHECK(cudaEventSynchronize(g->download_done[s]), "download");
+    GPU_CHECK(cudaStreamSynchronize(g->copies), "download");
     unregister_all(&pending->registered);
     return GJ2K_OK;
 }
@@ -519,12 +512,9 @@ static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool revers
                                  const void *in, const dwt_levels::SamplesIn &first, int set,
                                  gj2k_error *error)
 {
-    gj2k_status status = claim_set(g, set, error);
-    if (status != GJ2K_OK)
-        return status;
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
-    status = reversible
+    gj2k_status status = reversible
                  ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, p->layout,
                                         g->values[set], nullptr, nullptr, scratch,
                                         narrow_53_holds(p->input_bytes, p->levels), error)
@@ -563,7 +553,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             if (status == GJ2K_OK)
                 status = reversible ? forward_in_strips<true>(g, planes + c, group, error)
                                     : forward_in_strips<false>(g, planes + c, group, error);
@@ -582,7 +572,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 status = forward_plane(g, p, reversible, nullptr, first, set, error);
             if (status == GJ2K_OK)
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             pending = pending_plane{status == GJ2K_OK, c, set, registered};
             set ^= 1;
             c++;
@@ -614,18 +604,18 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                                    dwt_levels::SamplesIn{}, set, error);
             if (status == GJ2K_OK)
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             /* the group's uploads are done once its first plane's kernels are */
             pending = pending_plane{status == GJ2K_OK, c + k, set, registered};
             registered = registrations{};
             set ^= 1;
         }
-        unregister_all(&registered);
+        release_registrations(g, &registered, status);
         c += group;
     }
     if (status == GJ2K_OK)
         status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-    unregister_all(&pending.registered);
+    release_registrations(g, &pending.registered, status);
     cudaError_t e = synchronize(g);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "forward transform");
@@ -674,12 +664,8 @@ static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t p
 {
     if (wait == nullptr || wait(user, plane))
         return GJ2K_OK;
-    if (error != nullptr) {
-        error->status = GJ2K_ERROR_INVALID_ARGUMENT;
-        std::snprintf(error->message, sizeof error->message,
-                      "GPU: plane %u never came (its code-blocks failed)", plane);
-    }
-    return GJ2K_ERROR_INVALID_ARGUMENT;
+    return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                     "GPU: plane %u never came (its code-blocks failed)", plane);
 }
 
 /* Planes 0..2 go back through their levels, then the inverse RCT/ICT and
@@ -704,7 +690,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = inverse_download(g, planes, &pending, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
                 status = wait_for_plane(wait, wait_user, c + k, error);
             if (status == GJ2K_OK)
@@ -717,8 +703,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         if (group == 1 && planes[c].levels > 0) {
             status = wait_for_plane(wait, wait_user, c, error);
             if (status == GJ2K_OK)
-                status = claim_set(g, set, error);
-            if (status == GJ2K_OK)
                 status = inverse_plane(g, &planes[c], reversible, g->planes[0],
                                        samples_out(g, &planes[c], set), &registered, error);
             cudaError_t recorded = status == GJ2K_OK ? cudaEventRecord(g->kernels_done[set], g->stream)
@@ -727,7 +711,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 status = device_fail(error, recorded, "event");
             if (status == GJ2K_OK)
                 status = inverse_download(g, planes, &pending, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             pending = pending_plane{status == GJ2K_OK, c, set, registered};
             set ^= 1;
             c++;
@@ -746,9 +730,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         }
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
             dwt_levels::SamplesOut out = samples_out(g, &planes[c + k], set);
-            status = claim_set(g, set, error);
-            if (status != GJ2K_OK)
-                break;
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
             if (reversible)
                 store_samples<<<blocks_for(n), kThreads, 0, g->stream>>>((const int32_t *)g->planes[k], out, n);
@@ -763,18 +744,18 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 break;
             }
             status = inverse_download(g, planes, &pending, error);
-            unregister_all(&pending.registered);
+            release_registrations(g, &pending.registered, status);
             pending = pending_plane{status == GJ2K_OK, c + k, set, k == 0 ? registered : registrations{}};
             if (k == 0)
                 registered = registrations{};
             set ^= 1;
         }
-        unregister_all(&registered);
+        release_registrations(g, &registered, status);
         c += group;
     }
     if (status == GJ2K_OK)
         status = inverse_download(g, planes, &pending, error);
-    unregister_all(&pending.registered);
+    release_registrations(g, &pending.registered, status);
     cudaError_t e = synchronize(g);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "inverse transform");

@@ -245,7 +245,7 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
             std::memcpy(inputs[k], planes[k].input, bytes);
         if (lls[k][0] == nullptr || lls[k][1] == nullptr ||
             (planes[k].input == planes[k].output && inputs[k] == nullptr))
-            status = device_fail(error, cudaErrorMemoryAllocation, "host memory for strips");
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     }
     forward_strip_target targets[3];
     for (uint32_t k = 0; k < group; k++) {
@@ -445,7 +445,7 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
         if (last[k].bytes == 4) /* samples over the coefficients: not until all are read */
             wide[k] = std::malloc(area * 4 + 1);
         if (lls[k][0] == nullptr || lls[k][1] == nullptr || (last[k].bytes == 4 && wide[k] == nullptr))
-            status = device_fail(error, cudaErrorMemoryAllocation, "host memory for strips");
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
         void *spare[2] = {lls[k][0], lls[k][1]};
         if (status == GJ2K_OK && planes[k].levels > 0)
             status = inverse_down_to_level_1<Reversible>(g, &planes[k], spare, &ll[k], error);
