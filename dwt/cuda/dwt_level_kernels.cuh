@@ -1,11 +1,12 @@
 /* dwt_level_kernels.cuh - one decomposition level per kernel, both
  * directions at once, in registers (the register-based strategy of
  * Enfedaque, Auli-Llinas and Moure): each warp owns a block of 64 columns
- * (two neighbouring columns per thread, an even and an odd one) by Y
- * output rows. It slides down its block two rows at a time: vertical
- * lifting runs inside each thread as a pipeline over the last few rows
- * (kept in registers, so each row is loaded once), horizontal lifting
- * trades neighbours through warp shuffles. No shared memory, no block
+ * (two neighbouring columns per thread, an even and an odd one) by `rows`
+ * output rows (Y in the paper; rows_for in gpu_levels.cuh picks it). It
+ * slides down its block a batch of row pairs at a time: vertical lifting
+ * runs inside each thread as a pipeline over the last few rows (kept in
+ * registers, so each row of the block and its halo is loaded once),
+ * horizontal lifting trades neighbours through warp shuffles. No shared memory, no block
  * barriers. Neighbouring blocks overlap by the halo (2 samples a side for
  * 5/3, 4 for 9/7), and samples outside the level's area are read mirrored
  * (whole-sample symmetric extension, F.3.7 / F.4.7), which by the symmetry
@@ -19,6 +20,7 @@
 
 extern "C" {
 #include "codeblock_layout.h"
+#include "dwt.h"
 }
 
 namespace dwt_levels {
@@ -41,9 +43,10 @@ __device__ __forceinline__ int64_t mirror(int64_t i, int64_t n)
         return -i;
     if (i >= n && i < 2 * n - 1)
         return 2 * (n - 1) - i;
-    /* Lines shorter than the halo reflect more than once. Only they get
-     * here, with i within a block's width of them, so 32 bits suffice
-     * (and keep the division inline: no call, no stack). */
+    /* Lines shorter than the halo reflect more than once, and lanes or
+     * warps past a short line's end land here too; i is always within a
+     * few blocks' width (~256) of the line, so 32 bits suffice (and keep
+     * the division inline: no call, no stack). */
     int32_t period = (int32_t)(2 * (n - 1)), k = (int32_t)i % period;
     if (k < 0)
         k += period;
@@ -109,11 +112,6 @@ template <> struct Filter<k53Narrow> : Filter<k53> {
     {
         return step == 0 ? x - ((a + b) >> 1) : x + ((a + b + 2) >> 2);
     }
-    static __device__ __forceinline__ T inverse_step(int step, T x, T a, T b)
-    {
-        return step == 0 ? x - ((a + b + 2) >> 2) : x + ((a + b) >> 1);
-    }
-    static __device__ __forceinline__ T lone_forward(T x) { return x * 2; }
 };
 
 template <> struct Filter<k97> {
@@ -122,8 +120,7 @@ template <> struct Filter<k97> {
     static constexpr int kHalo = 4;
     static __device__ __forceinline__ float forward_coefficient(int step)
     {
-        return step == 0 ? -1.586134342059924f : step == 1 ? -0.052980118572961f
-             : step == 2 ? 0.882911075530934f : 0.443506852043971f;
+        return step == 0 ? DWT97_ALPHA : step == 1 ? DWT97_BETA : step == 2 ? DWT97_GAMMA : DWT97_DELTA;
     }
     /* x + c * (a + b), one rounding each (nvcc --fmad=false) */
     static __device__ __forceinline__ T forward_step(int step, T x, T a, T b)
@@ -135,10 +132,10 @@ template <> struct Filter<k97> {
     {
         return x + (-forward_coefficient(3 - step)) * (a + b);
     }
-    static __device__ __forceinline__ T scale_low_forward(T x) { return x * (1.0f / 1.230174104914001f); }
-    static __device__ __forceinline__ T scale_high_forward(T x) { return x * 1.230174104914001f; }
-    static __device__ __forceinline__ T scale_low_inverse(T x) { return x * 1.230174104914001f; }
-    static __device__ __forceinline__ T scale_high_inverse(T x) { return x * (1.0f / 1.230174104914001f); }
+    static __device__ __forceinline__ T scale_low_forward(T x) { return x * DWT97_INV_K; }
+    static __device__ __forceinline__ T scale_high_forward(T x) { return x * DWT97_K; }
+    static __device__ __forceinline__ T scale_low_inverse(T x) { return x * DWT97_K; }
+    static __device__ __forceinline__ T scale_high_inverse(T x) { return x * DWT97_INV_K; }
     static __device__ __forceinline__ T lone_forward(T x) { return x * 2.0f; }
     static __device__ __forceinline__ T lone_inverse(T x) { return x * 0.5f; }
 };
@@ -412,7 +409,7 @@ __host__ __device__ inline uint32_t low_count(uint32_t a0, uint32_t a1) { return
  * the high ones counted from 0, not from lh) at row 0 of their buffers;
  * the output's first row (area-local). A whole level: begin = y0 rounded
  * down to even, end = y1, the rest 0. A strip of a level too large for the
- * device (gpu_stage.cu) holds only the rows around it. */
+ * device (gpu_strips.cuh) holds only the rows around it. */
 struct Window {
     int64_t begin, end;
     int64_t in_row0;
@@ -601,9 +598,10 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
     }
 }
 
-/* Inverse level (2D_SR, F.3.2: rows, then columns): LL compact in `ll`,
- * HL, LH, HH in the Mallat buffer `bands`; the result, compact, to `out`
- * in the filter's type (OutBytes == 0) or as samples (store_output). */
+/* Inverse level (2D_SR, F.3.2: rows, then columns): LL compact in
+ * `ll_data`, HL, LH, HH in the Mallat buffer `band_data`; the result,
+ * compact, to `out` in the filter's type (OutBytes == 0) or as samples
+ * (convert_output). */
 template <int Wavelet, int OutBytes, bool Dequantize>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock, inverse_min_blocks(Dequantize))
 inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__restrict__ band_data,
@@ -657,7 +655,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
     const bool odd_in = lane_valid && xe + 1 >= a.x0 && xe + 1 < a.x1;
     const bool vector = even_in && odd_in && (a.x0 & 1u) == 0 && pairs_aligned(out, out_stride);
 
-    /* Row r, lifted across the lanes (HOR_SR), scaled for the columns. */
+    /* Row r's two elements, as the bands hold them (dequantized). */
     auto load = [&](int64_t r, bool odd_slot, T &e, T &o) {
         int64_t y = a.y0 + mirror(r - a.y0, h);
         bool high_row = h >= 2 ? odd_slot : (y & 1) != 0; /* mirroring keeps parity from 2 rows on */
@@ -673,6 +671,7 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
                            low_half_delta[1]);
         }
     };
+    /* A row lifted across the lanes (HOR_SR), scaled for the columns. */
     auto lift_row = [&](bool odd_slot, T &e, T &o) {
         if (w >= 2) {
             lift_lanes<Wavelet, false>(e, o);
@@ -734,7 +733,8 @@ inverse_level(const void *__restrict__ ll_data, size_t ll_stride, const void *__
         feed_pairs<H>(even_column, odd_column, e, o);
         r += 2 * H;
     }
-    /* Each batch in phases, as the forward kernel's. */
+    /* Each batch in phases: loads, the rows across the lanes, the columns'
+     * pipelines, stores. */
     int j = 0;
     for (; j + kInverseBatch <= b.pairs; j += kInverseBatch, r += 2 * kInverseBatch) {
         T e[2 * kInverseBatch], o[2 * kInverseBatch];
