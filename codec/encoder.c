@@ -72,15 +72,9 @@ static gj2k_status measure_tile_packets(void *user, uint32_t t, unsigned layer, 
 static gj2k_status measure_packets(encoder_run *run, unsigned layer, size_t *bytes,
                                    gj2k_error *error)
 {
-    *bytes = 0;
-    for (uint32_t t = 0; t < run->num_tiles; t++) {
-        size_t tile_bytes = 0;
-        gj2k_status status = measure_tile_packets(run, t, layer, &tile_bytes, error);
-        if (status != GJ2K_OK)
-            return status;
-        *bytes += tile_bytes;
-    }
-    return GJ2K_OK;
+    rate_request request = {.tiles = run->tiles, .num_tiles = run->num_tiles,
+                            .measure = measure_tile_packets, .measure_user = run};
+    return rate_control_measure(&request, layer, NULL, bytes, error);
 }
 
 /* measure_packets for layers 0..layer, after the last write_output. */

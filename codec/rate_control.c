@@ -148,10 +148,8 @@ static double apply_threshold(const rate_state *st, unsigned layer, unsigned num
     return st->energy - removed;
 }
 
-/* Bytes of the packets of layers 0..layer over every tile; each tile's
- * share in tile_bytes when not NULL. */
-static gj2k_status measure_all(const rate_request *req, unsigned layer, size_t *tile_bytes,
-                               size_t *total, gj2k_error *error)
+gj2k_status rate_control_measure(const rate_request *req, unsigned layer, size_t *tile_bytes,
+                                 size_t *total, gj2k_error *error)
 {
     *total = 0;
     for (uint32_t t = 0; t < req->num_tiles; t++) {
@@ -190,7 +188,7 @@ static gj2k_status fill_budget(const rate_request *req, const rate_state *st, un
     size_t *tile_bytes = malloc((req->num_tiles ? req->num_tiles : 1) * sizeof *tile_bytes);
     fill_candidate *candidates = malloc((st->num_blocks ? st->num_blocks : 1) * sizeof *candidates);
     gj2k_status status = tile_bytes && candidates
-                             ? measure_all(req, layer, tile_bytes, &size, error)
+                             ? rate_control_measure(req, layer, tile_bytes, &size, error)
                              : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                          "out of memory for rate control");
     if (status != GJ2K_OK || size >= budget) {
@@ -264,7 +262,7 @@ static gj2k_status fit_bytes(const rate_request *req, const rate_state *st, unsi
         long mid = lo + (hi - lo + 1) / 2;
         apply_threshold(st, layer, num_layers, mid, false);
         size_t bytes = 0;
-        gj2k_status status = measure_all(req, layer, NULL, &bytes, error);
+        gj2k_status status = rate_control_measure(req, layer, NULL, &bytes, error);
         if (status != GJ2K_OK)
             return status;
         if (bytes <= budget)

@@ -25,6 +25,12 @@ typedef struct rate_request {
     void *measure_user;
 } rate_request;
 
+/* Bytes of the packets of layers 0..layer over every tile (`measure`, tile
+ * by tile); each tile's share in tile_bytes when not NULL. Only `tiles`,
+ * `num_tiles`, `measure` and `measure_user` of the request are used. */
+gj2k_status rate_control_measure(const rate_request *request, unsigned layer, size_t *tile_bytes,
+                                 size_t *total, gj2k_error *error);
+
 /* Fills every block's layer_passes. A byte target that even an empty layer
  * exceeds leaves the layer empty (the caller sees the size). */
 gj2k_status rate_control_allocate(const rate_request *request, gj2k_error *error);
