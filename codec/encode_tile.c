@@ -420,12 +420,9 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         plane->rect = out->components[c].rect;
         size_t area = rect_area(plane->rect);
         plane->integers = malloc((area ? area : 1) * sizeof *plane->integers);
-        if (!plane->reversible) {
-            plane->floats = malloc((area ? area : 1) * sizeof *plane->floats);
+        if (!plane->reversible)
             plane->fractions = malloc(area ? area : 1);
-        }
-        if (plane->integers == NULL ||
-            (!plane->reversible && (plane->floats == NULL || plane->fractions == NULL)))
+        if (plane->integers == NULL || (!plane->reversible && plane->fractions == NULL))
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
     }
@@ -433,6 +430,13 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     bool use_gpu = status == GJ2K_OK && gpu != NULL && gpu_takes(gpu, planes, n, &whole);
     if (on_gpu != NULL)
         *on_gpu = use_gpu;
+    for (uint32_t c = 0; c < n && status == GJ2K_OK && !use_gpu && !plan->reversible; c++) {
+        size_t area = rect_area(planes[c].rect); /* the CPU's 9/7 works in floats */
+        planes[c].floats = malloc((area ? area : 1) * sizeof *planes[c].floats);
+        if (planes[c].floats == NULL)
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
+                               "out of memory for tile %u component %u", tile_index, c);
+    }
     if (status == GJ2K_OK && use_gpu) {
         for (uint32_t c = 0; c < n && whole; c++)
             plan_codeblock_layout(&planes[c], &out->components[c]);

@@ -256,7 +256,7 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
 static void plan_gpu_dequantization(tile_plane *plane)
 {
     unsigned largest = 0;
-    for (unsigned s = 0; s < 3u * plane->params.coding.levels + 1u; s++)
+    for (unsigned s = 0; s < 3u * plane->levels + 1u; s++) /* the subbands decoded (-r) */
         largest = plane->magnitude_bits[s] > largest ? plane->magnitude_bits[s] : largest;
     if (largest > 30)
         return;
