@@ -25,6 +25,40 @@ static int64_t strip_height(const gpu_stage *g, uint64_t w, int halo)
     return rows >= 2 * halo + 2 ? rows : 0;
 }
 
+/* The strip height for a group of planes `w` wide, or a failure when the
+ * buffers cannot hold even the thinnest strip. */
+static gj2k_status strip_height_of_group(const gpu_stage *g, uint64_t w, int halo, int64_t *strip,
+                                         gj2k_error *error)
+{
+    *strip = strip_height(g, w, halo);
+    if (*strip == 0)
+        return device_fail(error, cudaErrorMemoryAllocation, "a plane too wide for the GPU");
+    return GJ2K_OK;
+}
+
+/* Host memory in which each plane of a group keeps its LL between levels:
+ * two buffers, for levels 1 and 2 (then taken in turn); freed with it. */
+template <typename T> struct host_lls {
+    void *of[3][2] = {};
+    ~host_lls()
+    {
+        for (auto &buffers : of) {
+            std::free(buffers[0]);
+            std::free(buffers[1]);
+        }
+    }
+    bool allocate(dwt_rect plane, uint32_t group)
+    {
+        for (uint32_t k = 0; k < group; k++) {
+            of[k][0] = std::malloc((rect_area(ll_rect(plane, 1)) + 1) * sizeof(T));
+            of[k][1] = std::malloc((rect_area(ll_rect(plane, 2)) + 1) * sizeof(T));
+            if (of[k][0] == nullptr || of[k][1] == nullptr)
+                return false;
+        }
+        return true;
+    }
+};
+
 /* A strip [r0, r1) of a level's area `a` (absolute rows, r0 even): the
  * input rows it reads, [first, last), and the Mallat rows it gives: low
  * (LL and HL) rows from low_first, high (LH and HH) rows from lh + high_first. */
@@ -229,22 +263,22 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
         lifted = lifted || planes[k].levels > 0;
     if (planes[0].layout != nullptr)
         return device_fail(error, cudaErrorInvalidValue, "the code-block layout needs a whole plane");
-    int64_t strip = strip_height(g, w, H);
-    if (strip == 0)
-        return device_fail(error, cudaErrorMemoryAllocation, "a plane too wide for the GPU");
-    /* Host memory: the LL of each level (two in turn), and the samples of
-     * a plane that shares its buffer with its outputs (32-bit samples). */
-    size_t ll_area = rect_area(ll_rect(R, 1)) + 1, ll_area2 = rect_area(ll_rect(R, 2)) + 1;
-    void *lls[3][2] = {}, *inputs[3] = {};
-    gj2k_status status = GJ2K_OK;
+    int64_t strip = 0;
+    gj2k_status status = strip_height_of_group(g, w, H, &strip, error);
+    if (status != GJ2K_OK)
+        return status;
+    /* Host memory: the LL of each level, and the samples of a plane that
+     * shares its buffer with its outputs (32-bit samples). */
+    host_lls<T> host;
+    auto &lls = host.of;
+    void *inputs[3] = {};
+    if (!host.allocate(R, group))
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
-        lls[k][0] = std::malloc(ll_area * sizeof(T));
-        lls[k][1] = std::malloc(ll_area2 * sizeof(T));
         size_t bytes = rect_area(R) * samples_in(nullptr, &planes[k]).bytes;
         if (planes[k].input == planes[k].output && (inputs[k] = std::malloc(bytes)) != nullptr)
             std::memcpy(inputs[k], planes[k].input, bytes);
-        if (lls[k][0] == nullptr || lls[k][1] == nullptr ||
-            (planes[k].input == planes[k].output && inputs[k] == nullptr))
+        if (planes[k].input == planes[k].output && inputs[k] == nullptr)
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     }
     forward_strip_target targets[3];
@@ -290,14 +324,10 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
     for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
         if (targets[k].levels == 0)
             continue;
-        void *spare[2] = {lls[k][0], lls[k][1]};
-        status = forward_from_host_ll<Reversible>(g, lls[k][0], R, 2, targets[k], spare, error);
+        status = forward_from_host_ll<Reversible>(g, lls[k][0], R, 2, targets[k], lls[k], error);
     }
-    for (uint32_t k = 0; k < group; k++) {
-        std::free(lls[k][0]);
-        std::free(lls[k][1]);
+    for (uint32_t k = 0; k < group; k++)
         std::free(inputs[k]);
-    }
     return status;
 }
 
@@ -431,24 +461,24 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
     constexpr int H = FilterOf<Reversible>::kHalo;
     dwt_rect R = planes[0].rect;
     size_t w = R.x1 - R.x0, area = rect_area(R);
-    int64_t strip = strip_height(g, w, H);
-    if (strip == 0)
-        return device_fail(error, cudaErrorMemoryAllocation, "a plane too wide for the GPU");
-    void *lls[3][2] = {}, *wide[3] = {};
+    int64_t strip = 0;
+    gj2k_status status = strip_height_of_group(g, w, H, &strip, error);
+    if (status != GJ2K_OK)
+        return status;
+    host_lls<T> host;
+    void *wide[3] = {};
     host_ll ll[3] = {};
     dwt_levels::SamplesOut last[3];
-    gj2k_status status = GJ2K_OK;
+    if (!host.allocate(R, group))
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
         last[k] = samples_out(g, &planes[k], 0);
-        lls[k][0] = std::malloc((rect_area(ll_rect(R, 1)) + 1) * sizeof(T));
-        lls[k][1] = std::malloc((rect_area(ll_rect(R, 2)) + 1) * sizeof(T));
         if (last[k].bytes == 4) /* samples over the coefficients: not until all are read */
             wide[k] = std::malloc(area * 4 + 1);
-        if (lls[k][0] == nullptr || lls[k][1] == nullptr || (last[k].bytes == 4 && wide[k] == nullptr))
+        if (last[k].bytes == 4 && wide[k] == nullptr)
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
-        void *spare[2] = {lls[k][0], lls[k][1]};
         if (status == GJ2K_OK && planes[k].levels > 0)
-            status = inverse_down_to_level_1<Reversible>(g, &planes[k], spare, &ll[k], error);
+            status = inverse_down_to_level_1<Reversible>(g, &planes[k], host.of[k], &ll[k], error);
     }
     for (int64_t r0 = R.y0 & ~1u; r0 < (int64_t)R.y1 && status == GJ2K_OK; r0 += strip) {
         int64_t r1 = std::min<int64_t>(r0 + strip, R.y1), y0 = std::max<int64_t>(r0, R.y0);
@@ -493,8 +523,6 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
     for (uint32_t k = 0; k < group; k++) {
         if (status == GJ2K_OK && wide[k] != nullptr)
             std::memcpy(planes[k].samples, wide[k], area * 4);
-        std::free(lls[k][0]);
-        std::free(lls[k][1]);
         std::free(wide[k]);
     }
     return status;
