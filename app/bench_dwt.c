@@ -70,15 +70,12 @@ static double kernel_ms(gpu_stage *gpu)
 static void default_layout(codeblock_layout_band *layout, uint32_t n)
 {
     dwt_rect plane = {0, 0, n, n};
-    size_t base = 0;
     for (unsigned s = 0; s < 3 * BENCH_LEVELS + 1; s++) {
-        unsigned level = dwt_subband_level(s, BENCH_LEVELS);
-        dwt_band band = dwt_subband_band(s);
-        dwt_rect b = dwt_band_rect(plane, level, band);
+        dwt_rect b = dwt_band_rect(plane, dwt_subband_level(s, BENCH_LEVELS), dwt_subband_band(s));
         layout[s] = (codeblock_layout_band){.x0 = b.x0, .y0 = b.y0, .x1 = b.x1, .y1 = b.y1,
-                                            .width_log2 = 6, .height_log2 = 6, .base = base};
-        base += (size_t)(b.x1 - b.x0) * (b.y1 - b.y0);
+                                            .width_log2 = 6, .height_log2 = 6};
     }
+    codeblock_layout_set_bases(layout, 3 * BENCH_LEVELS + 1);
 }
 
 /* Best kernel times of `repeats` runs: forward (Mallat layout, then code-

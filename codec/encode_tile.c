@@ -283,12 +283,7 @@ static void plan_codeblock_layout(forward_plane *plane, const tile_component *tc
                 .width_log2 = band->codeblock_width_log2,
                 .height_log2 = band->codeblock_height_log2};
         }
-    size_t base = 0;
-    for (unsigned s = 0; s < 3 * (tc->num_resolutions - 1) + 1; s++) {
-        codeblock_layout_band *l = &plane->layout[s];
-        l->base = base;
-        base += (size_t)(l->x1 - l->x0) * (l->y1 - l->y0);
-    }
+    codeblock_layout_set_bases(plane->layout, 3 * (tc->num_resolutions - 1) + 1);
     plane->blocks = true;
 }
 

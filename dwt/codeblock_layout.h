@@ -23,6 +23,16 @@ typedef struct codeblock_layout_band {
     size_t base;                      /* where the band's first code-block starts */
 } codeblock_layout_band;
 
+/* Gives each of `count` bands its base: the bands one after another. */
+CODEBLOCK_LAYOUT_FN void codeblock_layout_set_bases(codeblock_layout_band *bands, unsigned count)
+{
+    size_t base = 0;
+    for (unsigned s = 0; s < count; s++) {
+        bands[s].base = base;
+        base += (size_t)(bands[s].x1 - bands[s].x0) * (bands[s].y1 - bands[s].y0);
+    }
+}
+
 /* Where coefficient (u, v) of the band (absolute band coordinates) lies. */
 CODEBLOCK_LAYOUT_FN size_t codeblock_layout_offset(const codeblock_layout_band *b, uint32_t u,
                                                    uint32_t v)

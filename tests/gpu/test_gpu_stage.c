@@ -136,17 +136,13 @@ static void cpu_forward(int32_t **samples, uint8_t **fractions, dwt_rect r, unsi
 /* A code-block layout with random code-block sizes (2^1..2^6) per band. */
 static void random_layout(codeblock_layout_band *layout, dwt_rect r, unsigned levels)
 {
-    size_t base = 0;
     for (unsigned s = 0; s < 3 * levels + 1; s++) {
-        unsigned level = dwt_subband_level(s, levels);
-        dwt_band band = dwt_subband_band(s);
-        dwt_rect b = dwt_band_rect(r, level, band);
+        dwt_rect b = dwt_band_rect(r, dwt_subband_level(s, levels), dwt_subband_band(s));
         layout[s] = (codeblock_layout_band){.x0 = b.x0, .y0 = b.y0, .x1 = b.x1, .y1 = b.y1,
                                             .width_log2 = (uint8_t)test_random_range(1, 6),
-                                            .height_log2 = (uint8_t)test_random_range(1, 6),
-                                            .base = base};
-        base += (size_t)(b.x1 - b.x0) * (b.y1 - b.y0);
+                                            .height_log2 = (uint8_t)test_random_range(1, 6)};
     }
+    codeblock_layout_set_bases(layout, 3 * levels + 1);
 }
 
 /* The Mallat layout's coefficients (and fractions) moved into `layout`. */
