@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "image_compare.h"
 #include "options.h"
-#include "parallel_for.h"
+#include "parallel_pool.h"
 
 static double megapixels(const gj2k_image *image)
 {

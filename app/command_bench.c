@@ -20,7 +20,7 @@
 #include "level_shift.h"
 #include "image_formats.h"
 #include "options.h"
-#include "parallel_for.h"
+#include "parallel_pool.h"
 #include "quantization.h"
 
 static const option_spec bench_options[] = {

@@ -14,7 +14,7 @@
 #include "image_compare.h"
 #include "image_formats.h" /* file_read_all, file_write_whole */
 #include "options.h"
-#include "parallel_for.h"  /* parallel_thread_count */
+#include "parallel_pool.h"  /* parallel_thread_count */
 
 /* Progression order changes one -POC option may list. */
 #define MAX_PROGRESSION_CHANGES 64

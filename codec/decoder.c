@@ -297,10 +297,11 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
 {
     const j2k_siz *siz = &cs->siz;
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
-                                     .threads = options->threads, .warning = options->warning,
+                                     .warning = options->warning,
                                      .warning_user = options->warning_user};
-    gj2k_status status = gpu_stage_open(options->device, image_samples(image), &settings.gpu,
-                                        error);
+    gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
+    if (status == GJ2K_OK)
+        status = gpu_stage_open(options->device, image_samples(image), &settings.gpu, error);
     reserve_gpu(cs, options->reduce, &settings);
     gj2k_decode_report report = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
@@ -346,6 +347,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
             *error = finish_error;
     }
     gpu_stage_destroy(settings.gpu);
+    parallel_pool_destroy(settings.pool);
     report.num_tiles += report.gpu_tiles; /* the CPU's were counted as they went */
     if (options->report != NULL)
         *options->report = report;

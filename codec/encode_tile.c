@@ -10,7 +10,7 @@
 #include "error.h"
 #include "image_formats.h"
 #include "level_shift.h"
-#include "parallel_for.h"
+#include "parallel_pool.h"
 #include "plane_gate.h"
 #include "quantization.h"
 #include "tier1.h"
@@ -236,13 +236,11 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
     return GJ2K_OK;
 }
 
-static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forward_plane *planes,
-                               const int32_t **origins, plane_gate *readiness,
-                               gj2k_error *error)
+static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, encoded_tile *tile,
+                               forward_plane *planes, const int32_t **origins,
+                               plane_gate *readiness, gj2k_error *error)
 {
-    unsigned threads = parallel_thread_count(plan->threads);
-    if ((size_t)threads > tile->num_blocks)
-        threads = tile->num_blocks ? (unsigned)tile->num_blocks : 1;
+    unsigned threads = parallel_pool_workers(pool, tile->num_blocks);
     block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
                          .origins = origins, .num_layers = plan->cod.layers,
                          .readiness = readiness};
@@ -256,7 +254,7 @@ static gj2k_status code_blocks(const encode_plan *plan, encoded_tile *tile, forw
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
     if (status == GJ2K_OK)
-        status = parallel_for(tile->num_blocks, threads, code_block, &work);
+        status = parallel_for(pool, tile->num_blocks, code_block, &work);
     for (unsigned t = 0; t < threads; t++) {
         if (work.workspaces)
             tier1_workspace_destroy(work.workspaces[t]);
@@ -288,8 +286,9 @@ static void plan_codeblock_layout(forward_plane *plane, const tile_component *tc
 }
 
 /* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
-static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, forward_plane *planes,
-                                    uint32_t n, plane_gate *readiness, gj2k_error *error)
+static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, parallel_pool *pool,
+                                    forward_plane *planes, uint32_t n, plane_gate *readiness,
+                                    gj2k_error *error)
 {
     gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
     float *steps = calloc((size_t)n * J2K_MAX_SUBBANDS, sizeof *steps);
@@ -300,7 +299,7 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
         if (planes[c].packed_bytes < 4)
             allocated = (planes[c].packed = malloc((area ? area : 1) * planes[c].packed_bytes)) != NULL;
     }
-    gj2k_status status = allocated ? parallel_for(n, plan->threads, pack_plane, planes)
+    gj2k_status status = allocated ? parallel_for(pool, n, pack_plane, planes)
                                    : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t c = 0; c < n && status == GJ2K_OK; c++) {
         const encode_component_plan *cp = planes[c].plan;
@@ -328,6 +327,7 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, for
 typedef struct gpu_transform_job {
     const encode_plan *plan;
     gpu_stage *gpu;
+    parallel_pool *pool;
     forward_plane *planes;
     uint32_t n;
     plane_gate readiness;
@@ -338,8 +338,8 @@ typedef struct gpu_transform_job {
 static void *run_gpu_transform(void *argument)
 {
     gpu_transform_job *job = argument;
-    job->status = transform_on_gpu(job->plan, job->gpu, job->planes, job->n, &job->readiness,
-                                   &job->error);
+    job->status = transform_on_gpu(job->plan, job->gpu, job->pool, job->planes, job->n,
+                                   &job->readiness, &job->error);
     if (job->status != GJ2K_OK)
         plane_gate_fail(&job->readiness);
     else
@@ -350,10 +350,10 @@ static void *run_gpu_transform(void *argument)
 /* Transforms on the GPU and Tier-1 on the CPU threads at once: each
  * component's blocks are coded as soon as its coefficients land. */
 static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage *gpu,
-                                             encoded_tile *tile, forward_plane *planes,
+                                             parallel_pool *pool, encoded_tile *tile, forward_plane *planes,
                                              const int32_t **origins, gj2k_error *error)
 {
-    gpu_transform_job job = {.plan = plan, .gpu = gpu, .planes = planes,
+    gpu_transform_job job = {.plan = plan, .gpu = gpu, .pool = pool, .planes = planes,
                              .n = tile->num_components};
     gj2k_status status = plane_gate_init(&job.readiness, job.n, NULL, error);
     if (status != GJ2K_OK)
@@ -362,7 +362,7 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
     if (pthread_create(&thread, NULL, run_gpu_transform, &job) != 0) {
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot start the GPU thread");
     } else {
-        status = code_blocks(plan, tile, planes, origins, &job.readiness, error);
+        status = code_blocks(plan, pool, tile, planes, origins, &job.readiness, error);
         pthread_join(thread, NULL);
         if (job.status != GJ2K_OK) {
             if (error != NULL)
@@ -390,7 +390,8 @@ static bool gpu_takes(gpu_stage *gpu, const forward_plane *planes, uint32_t n, b
 }
 
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        gpu_stage *gpu, bool *on_gpu, encoded_tile *out, gj2k_error *error)
+                        gpu_stage *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
+                        gj2k_error *error)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = plan->siz.num_components;
@@ -437,10 +438,10 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             plan_codeblock_layout(&planes[c], &out->components[c]);
         status = list_blocks(out, planes, &origins, error);
         if (status == GJ2K_OK)
-            status = transform_and_code_on_gpu(plan, gpu, out, planes, origins, error);
+            status = transform_and_code_on_gpu(plan, gpu, pool, out, planes, origins, error);
     }
     if (status == GJ2K_OK && !use_gpu)
-        status = parallel_for(n, plan->threads, load_plane, planes);
+        status = parallel_for(pool, n, load_plane, planes);
     if (status == GJ2K_OK && !use_gpu && plan->cod.mct) {
         size_t area = rect_area(planes[0].rect);
         if (plan->reversible)
@@ -449,14 +450,14 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             ict_forward(planes[0].floats, planes[1].floats, planes[2].floats, area);
     }
     if (status == GJ2K_OK && !use_gpu)
-        status = parallel_for(n, plan->threads, transform_plane, planes);
+        status = parallel_for(pool, n, transform_plane, planes);
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,
                   gj2k_status_name(status));
     if (status == GJ2K_OK && !use_gpu)
         status = list_blocks(out, planes, &origins, error);
     if (status == GJ2K_OK && !use_gpu)
-        status = code_blocks(plan, out, planes, origins, NULL, error);
+        status = code_blocks(plan, pool, out, planes, origins, NULL, error);
     if (status == GJ2K_OK)
         for (size_t i = 0; i < out->num_blocks; i++)
             for (unsigned j = 0; j < out->blocks[i].num_passes; j++)

@@ -9,6 +9,7 @@
 #include "encode_plan.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
+#include "parallel_pool.h"
 #include "tile_structure.h"
 
 /* One code-block's Tier-1 output. */
@@ -37,10 +38,12 @@ typedef struct encoded_tile {
 
 /* Transforms and codes tile `tile_index` of `image` as `plan` says, the
  * transforms on `gpu` when it is not NULL (on the CPU when the tile does not
- * fit the GPU's free memory; *on_gpu tells). The blocks' layer_passes hold
- * plan->cod.layers zeros for rate control to fill. */
+ * fit the GPU's free memory; *on_gpu tells), the CPU's work on `pool`'s
+ * threads. The blocks' layer_passes hold plan->cod.layers zeros for rate
+ * control to fill. */
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        gpu_stage *gpu, bool *on_gpu, encoded_tile *out, gj2k_error *error);
+                        gpu_stage *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
+                        gj2k_error *error);
 void encoded_tile_free(encoded_tile *tile);
 
 #endif

@@ -31,6 +31,7 @@ typedef struct encoder_run {
     uint32_t num_tiles;
     byte_buffer scratch;  /* Tier-2 dry runs */
     gpu_stage *gpu;       /* NULL: the CPU transforms */
+    parallel_pool *pool;  /* the CPU threads */
     gj2k_warning_fn warning;
     void *warning_user;
     uint32_t gpu_tiles;
@@ -400,10 +401,13 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for %u tiles",
                            run.num_tiles);
     if (status == GJ2K_OK)
+        status = parallel_pool_create(run.plan.threads, &run.pool, error);
+    if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu, error);
     for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
         bool on_gpu = false;
-        status = encode_tile(&run.plan, image, t, run.gpu, &on_gpu, &run.tiles[t], error);
+        status = encode_tile(&run.plan, image, t, run.gpu, run.pool, &on_gpu, &run.tiles[t],
+                             error);
         run.gpu_tiles += on_gpu;
     }
     if (status == GJ2K_OK)
@@ -426,6 +430,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     free(run.tiles);
     byte_buffer_free(&run.scratch);
     gpu_stage_destroy(run.gpu);
+    parallel_pool_destroy(run.pool);
     encode_plan_free(&run.plan);
     return status;
 }

@@ -10,7 +10,7 @@
 #include "dwt.h"
 #include "error.h"
 #include "level_shift.h"
-#include "parallel_for.h"
+#include "parallel_pool.h"
 #include "plane_gate.h"
 #include "quantization.h"
 #include "tier1.h"
@@ -362,9 +362,7 @@ static gj2k_status decode_blocks(const tier2_block *blocks, size_t count, tile_p
                                  plane_gate *gate, const tile_decode_settings *settings,
                                  uint32_t tile_index, gj2k_error *error)
 {
-    unsigned threads = parallel_thread_count(settings->threads);
-    if ((size_t)threads > count)
-        threads = count ? (unsigned)count : 1;
+    unsigned threads = parallel_pool_workers(settings->pool, count);
     block_work work = {.blocks = blocks, .planes = planes, .gate = gate,
                        .reduce = settings->reduce};
     atomic_init(&work.damaged_blocks, 0);
@@ -382,7 +380,7 @@ static gj2k_status decode_blocks(const tier2_block *blocks, size_t count, tile_p
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
     if (status == GJ2K_OK)
-        status = parallel_for(count, threads, decode_block, &work);
+        status = parallel_for(settings->pool, count, decode_block, &work);
     for (unsigned t = 0; t < threads; t++) {
         if (work.workspaces)
             tier1_workspace_destroy(work.workspaces[t]);
@@ -564,7 +562,7 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     if (on_gpu)
         status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->gate, error);
     if (status == GJ2K_OK && !on_gpu)
-        status = parallel_for(n, settings->threads, inverse_transform_plane, planes);
+        status = parallel_for(settings->pool, n, inverse_transform_plane, planes);
     if (status == GJ2K_OK && !on_gpu) {
         if (mct)
             inverse_component_transform(planes);

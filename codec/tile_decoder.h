@@ -8,11 +8,12 @@
 #include "codestream.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
+#include "parallel_pool.h"
 
 typedef struct tile_decode_settings {
     unsigned reduce;      /* resolution levels discarded */
     unsigned max_layers;  /* 0: all */
-    unsigned threads;     /* 0: every core */
+    parallel_pool *pool;  /* the CPU threads (NULL: the caller's alone) */
     gpu_stage *gpu;       /* NULL: the inverse transforms on the CPU */
     gj2k_warning_fn warning;
     void *warning_user;
