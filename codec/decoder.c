@@ -3,19 +3,19 @@
  * the requested area (tile_decoder.c), then renders it as asked: JP2 palette,
  * channel definitions and colour space (Annex I), components kept,
  * upsampling, conversion to sRGB, output precision. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codestream.h"
 #include "color_render.h"
-#include <pthread.h>
-
 #include "error.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "tile_decoder.h"
+#include "tile_structure.h"
 
 /* Samples a codestream may decode to per byte of its size, besides a fixed
  * allowance: a bound against absurd SIZ values (an almost empty codestream
@@ -29,11 +29,6 @@
  * components would otherwise keep the decoder busy for hours. */
 #define DECODER_TILE_COMPONENTS_PER_BYTE 1u
 #define DECODER_TILE_COMPONENT_ALLOWANCE (1u << 16)
-
-static uint32_t ceil_shift(uint32_t v, unsigned shift)
-{
-    return (uint32_t)(((uint64_t)v + ((uint64_t)1 << shift) - 1) >> shift);
-}
 
 static dwt_rect intersect(dwt_rect a, dwt_rect b)
 {
@@ -107,8 +102,8 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
                                         .precision = siz->components[c].precision,
                                         .is_signed = siz->components[c].is_signed};
     unsigned r = options->reduce > 31 ? 31 : options->reduce;
-    uint32_t x0 = ceil_shift(area.x0, r), y0 = ceil_shift(area.y0, r);
-    uint32_t x1 = ceil_shift(area.x1, r), y1 = ceil_shift(area.y1, r);
+    dwt_rect reduced = tile_rect_reduce(area, r);
+    uint32_t x0 = reduced.x0, y0 = reduced.y0, x1 = reduced.x1, y1 = reduced.y1;
     uint64_t samples = image_sample_count(x0, y0, x1, y1, siz->num_components, info);
     uint64_t budget = options->max_samples ? options->max_samples
                       : (uint64_t)codestream_size * DECODER_SAMPLES_PER_BYTE + DECODER_SAMPLE_ALLOWANCE;
@@ -305,6 +300,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     reserve_gpu(cs, options->reduce, &settings);
     gj2k_decode_report report = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
+    uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
         if (options->use_tile && t != options->tile)
             continue;
@@ -318,9 +314,12 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         }
         if (!has_samples)
             continue;
-        if (j2k_codestream_tile(cs, t) == NULL)
-            gj2k_warn(options->warning, options->warning_user,
-                      "tile %u has no tile-parts: decoded as mid-grey", t);
+        if (j2k_codestream_tile(cs, t) == NULL) { /* no structure, no Tier-2: a fill */
+            status = tile_decode_missing(cs, t, &settings, image, error);
+            report.num_tiles += status == GJ2K_OK;
+            first_missing = missing++ == 0 ? t : first_missing;
+            continue;
+        }
         if (settings.gpu == NULL) {
             status = tile_decode(cs, data, t, &settings, image, error);
             report.num_tiles += status == GJ2K_OK;
@@ -339,6 +338,13 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
                 pipeline_run(pipeline);
         }
     }
+    if (missing == 1)
+        gj2k_warn(options->warning, options->warning_user,
+                  "tile %u has no tile-parts: decoded as mid-grey", first_missing);
+    else if (missing > 1)
+        gj2k_warn(options->warning, options->warning_user,
+                  "%u tiles have no tile-parts (the first: tile %u): decoded as mid-grey", missing,
+                  first_missing);
     gj2k_error finish_error = {0};
     gj2k_status finished = pipeline_finish(pipeline, &finish_error);
     if (status == GJ2K_OK && finished != GJ2K_OK) {

@@ -185,7 +185,10 @@ static gj2k_status check_image(const gj2k_image *image, gj2k_error *error)
                          image->num_components, J2K_MAX_COMPONENTS);
     for (uint32_t c = 0; c < image->num_components; c++) {
         const gj2k_component *ic = &image->components[c];
-        if (ic->precision < 1 || ic->precision > ENCODE_MAX_PRECISION || ic->samples == NULL)
+        if (ic->samples == NULL)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "component %u holds no samples", c);
+        if (ic->precision < 1 || ic->precision > ENCODE_MAX_PRECISION)
             return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
                              "component %u: %u-bit samples (the encoder takes 1 to %u bits)", c,
                              ic->precision, ENCODE_MAX_PRECISION);

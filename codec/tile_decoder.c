@@ -269,18 +269,24 @@ static void plan_gpu_dequantization(tile_plane *plane)
     }
 }
 
+/* The part of `r` inside the image's component; false when none. */
+static bool overlap(dwt_rect r, const gj2k_component *component, dwt_rect *out)
+{
+    uint64_t cx1 = (uint64_t)component->x0 + component->width;
+    uint64_t cy1 = (uint64_t)component->y0 + component->height;
+    *out = (dwt_rect){r.x0 > component->x0 ? r.x0 : component->x0,
+                      r.y0 > component->y0 ? r.y0 : component->y0,
+                      r.x1 < cx1 ? r.x1 : (uint32_t)cx1, r.y1 < cy1 ? r.y1 : (uint32_t)cy1};
+    return out->x1 > out->x0 && out->y1 > out->y0 && component->samples != NULL;
+}
+
 /* Copies the part of the plane inside the image's component. */
 static void place_plane(const tile_plane *plane, gj2k_component *component)
 {
-    dwt_rect r = plane->rect;
-    uint32_t x0 = r.x0 > component->x0 ? r.x0 : component->x0;
-    uint32_t y0 = r.y0 > component->y0 ? r.y0 : component->y0;
-    uint64_t cx1 = (uint64_t)component->x0 + component->width;
-    uint64_t cy1 = (uint64_t)component->y0 + component->height;
-    uint32_t x1 = r.x1 < cx1 ? r.x1 : (uint32_t)cx1;
-    uint32_t y1 = r.y1 < cy1 ? r.y1 : (uint32_t)cy1;
-    if (x1 <= x0 || y1 <= y0 || component->samples == NULL)
+    dwt_rect r = plane->rect, o;
+    if (!overlap(r, component, &o))
         return;
+    uint32_t x0 = o.x0, y0 = o.y0, x1 = o.x1, y1 = o.y1;
     size_t stride = r.x1 - r.x0;
     for (uint32_t y = y0; y < y1; y++) {
         int32_t *to = component->samples + (size_t)(y - component->y0) * component->width +
@@ -303,6 +309,29 @@ static void place_plane(const tile_plane *plane, gj2k_component *component)
     }
 }
 
+/* Component c's coding parameters in the tile, and the sample format;
+ * fails on what the decoder cannot do. */
+static gj2k_status resolve_plane(const j2k_codestream *cs, const j2k_tile *tile,
+                                 uint32_t tile_index, uint32_t c, unsigned reduce,
+                                 tile_plane *plane, gj2k_error *error)
+{
+    gj2k_status status = j2k_resolve_tile_component(&cs->main_header, tile ? &tile->header : NULL,
+                                                    c, &plane->params, error);
+    if (status != GJ2K_OK)
+        return status;
+    if (reduce > plane->params.coding.levels)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "cannot discard %u resolution levels: tile %u component %u has %u",
+                         reduce, tile_index, c, plane->params.coding.levels);
+    plane->precision = cs->siz.components[c].precision;
+    plane->is_signed = cs->siz.components[c].is_signed;
+    if (plane->precision > GJ2K_MAX_NARROW_PRECISION)
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "component %u: %u-bit samples are not supported (at most %d)", c,
+                         plane->precision, GJ2K_MAX_NARROW_PRECISION);
+    return GJ2K_OK;
+}
+
 /* Resolves the parameters and builds the structure of every tile-component. */
 static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile,
                                   uint32_t tile_index, unsigned reduce, const gj2k_image *image,
@@ -312,21 +341,10 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
     dwt_rect tile_rect = j2k_tile_rect(siz, tile_index);
     for (uint32_t c = 0; c < siz->num_components; c++) {
         tile_plane *plane = &planes[c];
-        gj2k_status status = j2k_resolve_tile_component(&cs->main_header, tile ? &tile->header : NULL,
-                                                        c, &plane->params, error);
+        gj2k_status status = resolve_plane(cs, tile, tile_index, c, reduce, plane, error);
         if (status != GJ2K_OK)
             return status;
         const j2k_component_coding *coding = &plane->params.coding;
-        if (reduce > coding->levels)
-            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
-                             "cannot discard %u resolution levels: tile %u component %u has %u",
-                             reduce, tile_index, c, coding->levels);
-        plane->precision = siz->components[c].precision;
-        plane->is_signed = siz->components[c].is_signed;
-        if (plane->precision > GJ2K_MAX_NARROW_PRECISION)
-            return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                             "component %u: %u-bit samples are not supported (at most %d)", c,
-                             plane->precision, GJ2K_MAX_NARROW_PRECISION);
         status = tile_component_init(&plane->structure, tile_rect, siz->components[c].dx,
                                      siz->components[c].dy, coding, reduce, error);
         if (status != GJ2K_OK)
@@ -594,4 +612,33 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
         status = tile_decode_samples(work, settings, image, error);
     tile_decoding_free(work);
     return status;
+}
+
+gj2k_status tile_decode_missing(const j2k_codestream *codestream, uint32_t tile_index,
+                                const tile_decode_settings *settings, gj2k_image *image,
+                                gj2k_error *error)
+{
+    for (uint32_t c = 0; c < codestream->siz.num_components; c++) {
+        tile_plane plane = {0};
+        gj2k_status status = resolve_plane(codestream, NULL, tile_index, c, settings->reduce,
+                                           &plane, error);
+        if (status != GJ2K_OK)
+            return status;
+        /* Zero coefficients invert to zero samples (F.3, G.2, G.3); the
+         * level shift (G.1.2) makes them 2^(B-1), or 0 when signed. */
+        int32_t value = plane.is_signed ? 0 : (int32_t)(1u << (plane.precision - 1));
+        /* The tile-component at the reduced resolution (eq. B-14). */
+        dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(&codestream->siz, tile_index, c),
+                                      settings->reduce), o;
+        gj2k_component *component = &image->components[c];
+        if (!overlap(r, component, &o))
+            continue;
+        for (uint32_t y = o.y0; y < o.y1; y++) {
+            int32_t *row = component->samples + (size_t)(y - component->y0) * component->width +
+                           (o.x0 - component->x0);
+            for (uint32_t x = o.x0; x < o.x1; x++)
+                row[x - o.x0] = value;
+        }
+    }
+    return GJ2K_OK;
 }

@@ -28,6 +28,13 @@ gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, u
                         const tile_decode_settings *settings, gj2k_image *image,
                         gj2k_error *error);
 
+/* The same for a tile with no tile-parts, without building its structure:
+ * every coefficient is zero, which decodes to the level shift's offset
+ * (mid-grey). Fails as tile_decode would on parameters it cannot decode. */
+gj2k_status tile_decode_missing(const j2k_codestream *codestream, uint32_t tile_index,
+                                const tile_decode_settings *settings, gj2k_image *image,
+                                gj2k_error *error);
+
 /* The same in three steps, so that on the GPU the inverse transforms of a
  * tile run beside Tier-1 of its own later planes and of the next tile:
  * tile_decode_begin (Tier-2), tile_decode_blocks (Tier-1 and
