@@ -12,45 +12,38 @@
 #include "test_harness.h"
 #include "tile_decoder.h"
 #include "tile_structure.h"
+#include "io_test_support.h"
 
 #define POISON 0x5A5A5A5
 
-static uint32_t read_u16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t read_u32(const uint8_t *p) { return read_u16(p) << 16 | read_u16(p + 2); }
-
 /* Copies the codestream without the tile-parts of the tiles marked in
- * `drop` (Isot): the main header's segments (A.4), then each tile-part
- * Psot bytes long from its SOT (A.4.2), then EOC. */
-static uint8_t *drop_tiles(const uint8_t *data, size_t size, const bool *drop, size_t *out_size)
+ * `drop`: the main header, every other tile-part from its SOT to the next
+ * (A.4.2), then EOC. The parts go in tile order, which is the order gj2k
+ * writes them in when no tile-part division is asked for. */
+static uint8_t *drop_tiles(const uint8_t *data, const j2k_codestream *cs, const bool *drop,
+                           size_t *out_size)
 {
-    size_t at = 2; /* past SOC */
-    while (at + 4 <= size && read_u16(data + at) != 0xFF90)
-        at += 2 + read_u16(data + at + 2);
-    uint8_t *out = xmalloc(size);
-    memcpy(out, data, at);
-    size_t kept = at;
-    while (at + 12 <= size && read_u16(data + at) == 0xFF90) {
-        uint32_t tile = read_u16(data + at + 4), length = read_u32(data + at + 6);
-        if (length < 14 || at + length > size)
-            break;
-        if (!drop[tile]) {
-            memcpy(out + kept, data + at, length);
-            kept += length;
-        }
-        at += length;
-    }
-    if (at + 2 == size && read_u16(data + at) == 0xFFD9) {
-        memcpy(out + kept, data + at, 2);
-        kept += 2;
-    } else {
-        free(out);
+    if (!cs->has_eoc)
         return NULL;
+    uint8_t *out = xmalloc(cs->size);
+    size_t kept = cs->main_header_end;
+    memcpy(out, data, kept);
+    for (size_t i = 0; i < cs->num_tiles_present; i++) {
+        const j2k_tile *tile = &cs->tiles[i];
+        for (size_t p = 0; p < tile->num_parts && !drop[tile->index]; p++) {
+            const j2k_tile_part *part = &tile->parts[p];
+            memcpy(out + kept, data + part->sot_offset, part->data_end - part->sot_offset);
+            kept += part->data_end - part->sot_offset;
+        }
     }
-    *out_size = kept;
+    memcpy(out + kept, data + cs->eoc_offset, 2);
+    *out_size = kept + 2;
     return out;
 }
 
-static gj2k_image *random_image(bool *mct_possible)
+/* A random image of 1 or 3 components, at a random origin, with random
+ * samples; a single component may be subsampled. */
+static gj2k_image *random_origin_image(void)
 {
     uint32_t n = test_random() % 2 ? 3 : 1;
     uint32_t precision = (uint32_t)test_random_range(1, 16);
@@ -69,84 +62,53 @@ static gj2k_image *random_image(bool *mct_possible)
     gj2k_image *image = NULL;
     if (gj2k_image_create(&image, x0, y0, x1, y1, n, info, NULL) != GJ2K_OK)
         return NULL;
-    int64_t lo = is_signed ? -(1ll << (precision - 1)) : 0;
-    int64_t hi = is_signed ? (1ll << (precision - 1)) - 1 : (1ll << precision) - 1;
-    for (uint32_t c = 0; c < n; c++) {
-        const gj2k_component *k = &image->components[c];
-        for (size_t i = 0; i < (size_t)k->width * k->height; i++)
-            k->samples[i] = (int32_t)test_random_range(lo, hi);
-    }
-    *mct_possible = n == 3;
+    fill_random(image);
     return image;
 }
 
-/* Sets the samples of tile t (at the reduction) in every component to
- * POISON; returns how many. */
-static size_t poison_tile(gj2k_image *image, const j2k_siz *siz, uint32_t t, unsigned reduce)
+/* What a visitor does to one sample of a tile; `count` is its tally. */
+typedef void sample_visitor(int32_t *sample, const gj2k_component *component, size_t *count);
+
+/* Visits every sample of tile t (at the reduction) in every component. */
+static void visit_tile(gj2k_image *image, const j2k_siz *siz, uint32_t t, unsigned reduce,
+                       sample_visitor *visit, size_t *count)
 {
-    size_t count = 0;
     for (uint32_t c = 0; c < image->num_components; c++) {
         gj2k_component *k = &image->components[c];
         dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(siz, t, c), reduce);
         for (uint32_t y = r.y0; y < r.y1; y++)
             for (uint32_t x = r.x0; x < r.x1; x++)
-                if (x >= k->x0 && x - k->x0 < k->width && y >= k->y0 && y - k->y0 < k->height) {
-                    k->samples[(size_t)(y - k->y0) * k->width + (x - k->x0)] = POISON;
-                    count++;
-                }
+                if (x >= k->x0 && x - k->x0 < k->width && y >= k->y0 && y - k->y0 < k->height)
+                    visit(&k->samples[(size_t)(y - k->y0) * k->width + (x - k->x0)], k, count);
     }
-    return count;
 }
 
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
+static void poison_sample(int32_t *sample, const gj2k_component *component, size_t *count)
 {
-    if (a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *p = &a->components[c], *q = &b->components[c];
-        if (p->width != q->width || p->height != q->height)
-            return false;
-        if (memcmp(p->samples, q->samples, (size_t)p->width * p->height * sizeof(int32_t)) != 0)
-            return false;
-    }
-    return true;
+    (void)component;
+    *sample = POISON;
+    ++*count;
 }
 
-/* Every sample of the missing tiles is the level shift's offset. */
-static bool tiles_are_offset(const gj2k_image *image, const j2k_siz *siz, const bool *drop,
-                             unsigned reduce)
+/* Counts the samples that are not the level shift's offset (G.1.2). */
+static void count_not_offset(int32_t *sample, const gj2k_component *component, size_t *count)
 {
-    for (uint32_t t = 0; t < siz->num_tiles; t++) {
-        if (!drop[t])
-            continue;
-        for (uint32_t c = 0; c < image->num_components; c++) {
-            const gj2k_component *k = &image->components[c];
-            int32_t offset = k->is_signed ? 0 : 1 << (k->precision - 1);
-            dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(siz, t, c), reduce);
-            for (uint32_t y = r.y0; y < r.y1; y++)
-                for (uint32_t x = r.x0; x < r.x1; x++)
-                    if (x >= k->x0 && x - k->x0 < k->width && y >= k->y0 &&
-                        y - k->y0 < k->height &&
-                        k->samples[(size_t)(y - k->y0) * k->width + (x - k->x0)] != offset)
-                        return false;
-        }
-    }
-    return true;
+    int32_t offset = component->is_signed ? 0 : 1 << (component->precision - 1);
+    *count += *sample != offset;
 }
 
 static void missing_tiles_match_zero_coefficients(void)
 {
     size_t poisoned_total = 0;
     for (int trial = 0; trial < 60; trial++) {
-        bool mct_possible = false;
-        gj2k_image *image = random_image(&mct_possible);
+        gj2k_image *image = random_origin_image();
         REQUIRE(image != NULL);
         gj2k_encode_options options = {
             .irreversible = test_random() % 2,
             .num_resolutions = (unsigned)test_random_range(1, 5),
             .tile_width = (uint32_t)test_random_range(8, 64),
             .tile_height = (uint32_t)test_random_range(8, 64),
-            .mct = mct_possible && test_random() % 2 ? GJ2K_MCT_ON : GJ2K_MCT_OFF,
+            .mct = image->num_components == 3 && test_random() % 2 ? GJ2K_MCT_ON : GJ2K_MCT_OFF,
             .threads = 1};
         /* The first tile reaches the image (B.2). */
         options.tile_x0 = image->x0 - (uint32_t)test_random_range(
@@ -177,6 +139,8 @@ static void missing_tiles_match_zero_coefficients(void)
                 drop[t] = true;
             }
         }
+        size_t cut_size = 0;
+        uint8_t *cut = dropped ? drop_tiles(data, whole, drop, &cut_size) : NULL;
         j2k_codestream_destroy(whole);
         if (dropped == 0) {
             free(drop);
@@ -184,8 +148,6 @@ static void missing_tiles_match_zero_coefficients(void)
             gj2k_image_destroy(image);
             continue;
         }
-        size_t cut_size = 0;
-        uint8_t *cut = drop_tiles(data, size, drop, &cut_size);
         REQUIRE(cut != NULL);
 
         unsigned reduce = (unsigned)test_random_range(0, options.num_resolutions - 1);
@@ -222,10 +184,14 @@ static void missing_tiles_match_zero_coefficients(void)
             if (!drop[t])
                 continue;
             CHECK(j2k_codestream_tile(cs, t) == NULL);
-            poisoned_total += poison_tile(full, &cs->siz, t, reduce);
+            visit_tile(full, &cs->siz, t, reduce, poison_sample, &poisoned_total);
             CHECK(tile_decode(cs, cut, t, &settings, full, NULL) == GJ2K_OK);
         }
-        bool same = same_samples(fast, full), offset = tiles_are_offset(fast, &cs->siz, drop, reduce);
+        size_t not_offset = 0;
+        for (uint32_t t = 0; t < num_tiles; t++)
+            if (drop[t])
+                visit_tile(fast, &cs->siz, t, reduce, count_not_offset, &not_offset);
+        bool same = images_equal(fast, full), offset = not_offset == 0;
         if (!same || !offset)
             fprintf(stderr, "  trial %d: %u-bit %s, %s, %u resolutions, reduce %u, %u of %u tiles "
                     "missing: %s\n", trial, image->components[0].precision,
