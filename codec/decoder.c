@@ -103,8 +103,8 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
                                         .is_signed = siz->components[c].is_signed};
     unsigned r = options->reduce > 31 ? 31 : options->reduce;
     dwt_rect reduced = tile_rect_reduce(area, r);
-    uint32_t x0 = reduced.x0, y0 = reduced.y0, x1 = reduced.x1, y1 = reduced.y1;
-    uint64_t samples = image_sample_count(x0, y0, x1, y1, siz->num_components, info);
+    uint64_t samples = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1,
+                                          siz->num_components, info);
     uint64_t budget = options->max_samples ? options->max_samples
                       : (uint64_t)codestream_size * DECODER_SAMPLES_PER_BYTE + DECODER_SAMPLE_ALLOWANCE;
     gj2k_status status = GJ2K_OK;
@@ -116,7 +116,8 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
                            "%zu-byte codestream", (unsigned long long)samples,
                            (unsigned long long)budget, codestream_size);
     else
-        status = gj2k_image_create(out, x0, y0, x1, y1, siz->num_components, info, error);
+        status = gj2k_image_create(out, reduced.x0, reduced.y0, reduced.x1, reduced.y1,
+                                   siz->num_components, info, error);
     free(info);
     return status;
 }

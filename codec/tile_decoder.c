@@ -624,9 +624,10 @@ gj2k_status tile_decode_missing(const j2k_codestream *codestream, uint32_t tile_
                                            &plane, error);
         if (status != GJ2K_OK)
             return status;
-        /* Zero coefficients invert to zero samples (F.3, G.2, G.3); the
-         * level shift (G.1.2) makes them 2^(B-1), or 0 when signed. */
-        int32_t value = plane.is_signed ? 0 : (int32_t)(1u << (plane.precision - 1));
+        /* Zero coefficients invert to zero samples (F.3, G.2, G.3), which
+         * the level shift (G.1.2) moves to 2^(B-1), or leaves when signed. */
+        int32_t value = 0;
+        level_shift_inverse(&value, 1, plane.precision, plane.is_signed);
         /* The tile-component at the reduced resolution (eq. B-14). */
         dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(&codestream->siz, tile_index, c),
                                       settings->reduce), o;
