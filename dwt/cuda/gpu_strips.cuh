@@ -15,44 +15,38 @@
 #include <algorithm>
 
 /* Output rows a strip of a level `w` wide may give: its window (outputs
- * plus the halo) and its LL must fit the stage's buffers. 0: none can. */
-static int64_t strip_height(const gpu_stage *g, uint64_t w, int halo)
+ * plus the halo) and its LL must fit the stage's buffers. Fails when not
+ * even the thinnest strip fits. */
+static gj2k_status strip_height(const gpu_stage *g, uint64_t w, int halo, int64_t *strip,
+                                gj2k_error *error)
 {
-    if (w == 0)
-        return 0;
-    int64_t rows = (int64_t)(g->capacity / w) - 2 * halo - 6;
-    rows &= ~(int64_t)1;
-    return rows >= 2 * halo + 2 ? rows : 0;
-}
-
-/* The strip height for a group of planes `w` wide, or a failure when the
- * buffers cannot hold even the thinnest strip. */
-static gj2k_status strip_height_of_group(const gpu_stage *g, uint64_t w, int halo, int64_t *strip,
-                                         gj2k_error *error)
-{
-    *strip = strip_height(g, w, halo);
+    int64_t rows = w == 0 ? 0 : ((int64_t)(g->capacity / w) - 2 * halo - 6) & ~(int64_t)1;
+    *strip = rows >= 2 * halo + 2 ? rows : 0;
     if (*strip == 0)
-        return device_fail(error, cudaErrorMemoryAllocation, "a plane too wide for the GPU");
+        return device_fail(error, cudaErrorMemoryAllocation, "a level too wide for the GPU");
     return GJ2K_OK;
 }
 
-/* Host memory in which each plane of a group keeps its LL between levels:
- * two buffers, for levels 1 and 2 (then taken in turn); freed with it. */
-template <typename T> struct host_lls {
-    void *of[3][2] = {};
-    ~host_lls()
+/* The host memory of a group's strips, freed with it: each plane's LL
+ * between levels (two buffers, for levels 1 and 2, then taken in turn) and
+ * a copy of its samples where they cannot stay in place. */
+struct strip_host_memory {
+    void *lls[3][2] = {};
+    void *samples[3] = {};
+    ~strip_host_memory()
     {
-        for (auto &buffers : of) {
-            std::free(buffers[0]);
-            std::free(buffers[1]);
+        for (uint32_t k = 0; k < 3; k++) {
+            std::free(lls[k][0]);
+            std::free(lls[k][1]);
+            std::free(samples[k]);
         }
     }
-    bool allocate(dwt_rect plane, uint32_t group)
+    bool allocate_lls(dwt_rect plane, uint32_t group, size_t element_bytes)
     {
         for (uint32_t k = 0; k < group; k++) {
-            of[k][0] = std::malloc((rect_area(ll_rect(plane, 1)) + 1) * sizeof(T));
-            of[k][1] = std::malloc((rect_area(ll_rect(plane, 2)) + 1) * sizeof(T));
-            if (of[k][0] == nullptr || of[k][1] == nullptr)
+            lls[k][0] = std::malloc((rect_area(ll_rect(plane, 1)) + 1) * element_bytes);
+            lls[k][1] = std::malloc((rect_area(ll_rect(plane, 2)) + 1) * element_bytes);
+            if (lls[k][0] == nullptr || lls[k][1] == nullptr)
                 return false;
         }
         return true;
@@ -226,9 +220,10 @@ static gj2k_status forward_from_host_ll(gpu_stage *g, const void *ll_host, dwt_r
             GPU_CHECK(cudaStreamSynchronize(g->stream), "forward levels");
             return GJ2K_OK;
         }
-        int64_t strip = strip_height(g, w, H);
-        if (strip == 0)
-            return device_fail(error, cudaErrorMemoryAllocation, "a level too wide for the GPU");
+        int64_t strip = 0;
+        gj2k_status status = strip_height(g, w, H, &strip, error);
+        if (status != GJ2K_OK)
+            return status;
         void *ll_out = spare[(level - 1) & 1]; /* never the one read: levels alternate */
         for (int64_t r0 = a.y0 & ~1u; r0 < (int64_t)a.y1; r0 += strip) {
             int64_t r1 = std::min<int64_t>(r0 + strip, a.y1);
@@ -236,8 +231,8 @@ static gj2k_status forward_from_host_ll(gpu_stage *g, const void *ll_host, dwt_r
             GPU_CHECK(cudaMemcpyAsync(g->work[0], (const T *)in_host + (s.first - a.y0) * w,
                                       (size_t)(s.last - s.first) * w * sizeof(T),
                                       cudaMemcpyHostToDevice, g->stream), "upload");
-            gj2k_status status = forward_strip<Reversible>(g, g->work[0], dwt_levels::SamplesIn{}, a,
-                                                           level, r0, r1, t, ll_out, error);
+            status = forward_strip<Reversible>(g, g->work[0], dwt_levels::SamplesIn{}, a, level, r0,
+                                               r1, t, ll_out, error);
             if (status != GJ2K_OK)
                 return status;
         }
@@ -264,15 +259,15 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
     if (planes[0].layout != nullptr)
         return device_fail(error, cudaErrorInvalidValue, "the code-block layout needs a whole plane");
     int64_t strip = 0;
-    gj2k_status status = strip_height_of_group(g, w, H, &strip, error);
+    gj2k_status status = strip_height(g, w, H, &strip, error);
     if (status != GJ2K_OK)
         return status;
     /* Host memory: the LL of each level, and the samples of a plane that
      * shares its buffer with its outputs (32-bit samples). */
-    host_lls<T> host;
-    auto &lls = host.of;
-    void *inputs[3] = {};
-    if (!host.allocate(R, group))
+    strip_host_memory host;
+    auto &lls = host.lls;
+    void **inputs = host.samples;
+    if (!host.allocate_lls(R, group, sizeof(T)))
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
         size_t bytes = rect_area(R) * samples_in(nullptr, &planes[k]).bytes;
@@ -326,8 +321,6 @@ static gj2k_status forward_in_strips(gpu_stage *g, gpu_forward_plane *planes, ui
             continue;
         status = forward_from_host_ll<Reversible>(g, lls[k][0], R, 2, targets[k], lls[k], error);
     }
-    for (uint32_t k = 0; k < group; k++)
-        std::free(inputs[k]);
     return status;
 }
 
@@ -428,14 +421,15 @@ static gj2k_status inverse_down_to_level_1(gpu_stage *g, const gpu_inverse_plane
     for (unsigned level = m; level >= 2; level--) { /* too large: in strips */
         dwt_rect a = ll_rect(R, level - 1);
         size_t w = a.x1 - a.x0;
-        int64_t strip = strip_height(g, w, H);
-        if (strip == 0)
-            return device_fail(error, cudaErrorMemoryAllocation, "a level too wide for the GPU");
+        int64_t strip = 0;
+        gj2k_status status = strip_height(g, w, H, &strip, error);
+        if (status != GJ2K_OK)
+            return status;
         void *out = spare[level & 1];
         for (int64_t r0 = a.y0 & ~1u; r0 < (int64_t)a.y1; r0 += strip) {
             int64_t r1 = std::min<int64_t>(r0 + strip, a.y1);
-            gj2k_status status = inverse_strip<Reversible>(g, p, *ll, a, level, r0, r1, g->values[0],
-                                                           dwt_levels::SamplesOut{}, error);
+            status = inverse_strip<Reversible>(g, p, *ll, a, level, r0, r1, g->values[0],
+                                               dwt_levels::SamplesOut{}, error);
             if (status != GJ2K_OK)
                 return status;
             int64_t y = std::max<int64_t>(r0, a.y0) - a.y0;
@@ -462,14 +456,14 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
     dwt_rect R = planes[0].rect;
     size_t w = R.x1 - R.x0, area = rect_area(R);
     int64_t strip = 0;
-    gj2k_status status = strip_height_of_group(g, w, H, &strip, error);
+    gj2k_status status = strip_height(g, w, H, &strip, error);
     if (status != GJ2K_OK)
         return status;
-    host_lls<T> host;
-    void *wide[3] = {};
+    strip_host_memory host;
+    void **wide = host.samples;
     host_ll ll[3] = {};
     dwt_levels::SamplesOut last[3];
-    if (!host.allocate(R, group))
+    if (!host.allocate_lls(R, group, sizeof(T)))
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
     for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
         last[k] = samples_out(g, &planes[k], 0);
@@ -478,7 +472,7 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
         if (last[k].bytes == 4 && wide[k] == nullptr)
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for strips");
         if (status == GJ2K_OK && planes[k].levels > 0)
-            status = inverse_down_to_level_1<Reversible>(g, &planes[k], host.of[k], &ll[k], error);
+            status = inverse_down_to_level_1<Reversible>(g, &planes[k], host.lls[k], &ll[k], error);
     }
     for (int64_t r0 = R.y0 & ~1u; r0 < (int64_t)R.y1 && status == GJ2K_OK; r0 += strip) {
         int64_t r1 = std::min<int64_t>(r0 + strip, R.y1), y0 = std::max<int64_t>(r0, R.y0);
@@ -520,11 +514,9 @@ static gj2k_status inverse_in_strips(gpu_stage *g, gpu_inverse_plane *planes, ui
                                       : device_fail(error, e, "store samples (strip)");
         }
     }
-    for (uint32_t k = 0; k < group; k++) {
-        if (status == GJ2K_OK && wide[k] != nullptr)
+    for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
+        if (wide[k] != nullptr)
             std::memcpy(planes[k].samples, wide[k], area * 4);
-        std::free(wide[k]);
-    }
     return status;
 }
 
