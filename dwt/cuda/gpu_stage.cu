@@ -13,7 +13,6 @@
  */
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -448,18 +447,9 @@ static void unregister_all(registrations *r)
     cudaGetLastError();
 }
 
-/* Ends the registrations of uploads that have completed (status OK: their
- * plane was downloaded), or after a failure once nothing is queued, as an
- * upload from them may still be. */
-static void release_registrations(gpu_stage *g, registrations *r, gj2k_status status)
-{
-    if (status != GJ2K_OK && r->count > 0)
-        synchronize(g);
-    unregister_all(r);
-}
-
 /* A plane whose outputs wait in output set `set` for their download, with
- * the host memory registered for its uploads (complete once its kernels are). */
+ * the host memory registered for its uploads (complete once its kernels
+ * are): its download ends the registrations. */
 struct pending_plane {
     bool active;
     uint32_t index;
@@ -540,6 +530,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
 {
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
+    registrations registered = {}; /* the group's uploads, until a plane of it is pending */
     int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
@@ -553,7 +544,6 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            release_registrations(g, &pending.registered, status);
             if (status == GJ2K_OK)
                 status = reversible ? forward_in_strips<true>(g, planes + c, group, error)
                                     : forward_in_strips<false>(g, planes + c, group, error);
@@ -562,7 +552,6 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
             c += group;
             continue;
         }
-        registrations registered = {};
         if (group == 1 && planes[c].levels > 0) {
             gpu_forward_plane *p = &planes[c];
             dwt_levels::SamplesIn first = samples_in(g->work[0], p);
@@ -572,8 +561,10 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 status = forward_plane(g, p, reversible, nullptr, first, set, error);
             if (status == GJ2K_OK)
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            release_registrations(g, &pending.registered, status);
-            pending = pending_plane{status == GJ2K_OK, c, set, registered};
+            if (status != GJ2K_OK)
+                break;
+            pending = pending_plane{true, c, set, registered};
+            registered = registrations{};
             set ^= 1;
             c++;
             continue;
@@ -604,19 +595,21 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                                    dwt_levels::SamplesIn{}, set, error);
             if (status == GJ2K_OK)
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-            release_registrations(g, &pending.registered, status);
+            if (status != GJ2K_OK)
+                break;
             /* the group's uploads are done once its first plane's kernels are */
-            pending = pending_plane{status == GJ2K_OK, c + k, set, registered};
+            pending = pending_plane{true, c + k, set, registered};
             registered = registrations{};
             set ^= 1;
         }
-        release_registrations(g, &registered, status);
         c += group;
     }
     if (status == GJ2K_OK)
         status = forward_download(g, planes, reversible, &pending, done, done_user, error);
-    release_registrations(g, &pending.registered, status);
     cudaError_t e = synchronize(g);
+    /* after a failure: uploads from these may have been queued till now */
+    unregister_all(&pending.registered);
+    unregister_all(&registered);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "forward transform");
     return status;
@@ -678,6 +671,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
 {
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
+    registrations registered = {}; /* the group's uploads, until a plane of it is pending */
     int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
@@ -690,7 +684,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = inverse_download(g, planes, &pending, error);
-            release_registrations(g, &pending.registered, status);
             for (uint32_t k = 0; k < group && status == GJ2K_OK; k++)
                 status = wait_for_plane(wait, wait_user, c + k, error);
             if (status == GJ2K_OK)
@@ -699,7 +692,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             c += group;
             continue;
         }
-        registrations registered = {};
         if (group == 1 && planes[c].levels > 0) {
             status = wait_for_plane(wait, wait_user, c, error);
             if (status == GJ2K_OK)
@@ -711,8 +703,10 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 status = device_fail(error, recorded, "event");
             if (status == GJ2K_OK)
                 status = inverse_download(g, planes, &pending, error);
-            release_registrations(g, &pending.registered, status);
-            pending = pending_plane{status == GJ2K_OK, c, set, registered};
+            if (status != GJ2K_OK)
+                break;
+            pending = pending_plane{true, c, set, registered};
+            registered = registrations{};
             set ^= 1;
             c++;
             continue;
@@ -744,19 +738,21 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 break;
             }
             status = inverse_download(g, planes, &pending, error);
-            release_registrations(g, &pending.registered, status);
-            pending = pending_plane{status == GJ2K_OK, c + k, set, k == 0 ? registered : registrations{}};
-            if (k == 0)
-                registered = registrations{};
+            if (status != GJ2K_OK)
+                break;
+            /* the group's uploads are done once its first plane's kernels are */
+            pending = pending_plane{true, c + k, set, registered};
+            registered = registrations{};
             set ^= 1;
         }
-        release_registrations(g, &registered, status);
         c += group;
     }
     if (status == GJ2K_OK)
         status = inverse_download(g, planes, &pending, error);
-    release_registrations(g, &pending.registered, status);
     cudaError_t e = synchronize(g);
+    /* after a failure: uploads from these may have been queued till now */
+    unregister_all(&pending.registered);
+    unregister_all(&registered);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "inverse transform");
     return status;
