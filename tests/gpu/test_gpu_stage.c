@@ -43,13 +43,10 @@ static int rows_choice(int i)
     return choices[i % 5];
 }
 
-/* Every device buffer and the host outputs start as garbage: an element
+/* Every device buffer and the host outputs start as garbage (the device's
+ * by gpu_stage_poison, once a case, the host's by this byte): an element
  * left unwritten cannot pass for a result. */
-static void poison(gpu_stage *gpu, void *host, size_t bytes)
-{
-    CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
-    memset(host, 0xAB, bytes);
-}
+#define POISON_BYTE 0xAB
 
 static size_t area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
 
@@ -223,9 +220,10 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
             jobs[c].layout = layout;
         }
     }
+    CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
     for (uint32_t c = 0; c < count; c++) {
-        poison(gpu, gpu_out[c], n * sizeof(int32_t));
-        memset(gpu_fr[c], 0xAB, n ? n : 1);
+        memset(gpu_out[c], POISON_BYTE, n * sizeof(int32_t));
+        memset(gpu_fr[c], POISON_BYTE, n ? n : 1);
     }
     gj2k_error error = {0};
     gj2k_status status = gpu_forward(gpu, jobs, count, reversible, mct, NULL, NULL, &error);
@@ -344,14 +342,13 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
         else
             level_shift_inverse_float(floats[c], cpu[c], n, precision, is_signed);
     }
+    CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
     for (uint32_t c = 0; c < count; c++) {
         /* the inputs must survive the poison: the stage copies them in */
         if (narrow[c] != NULL)
-            poison(gpu, narrow[c], n * bytes);
+            memset(narrow[c], POISON_BYTE, n * bytes);
         else if (!reversible && !dequantize) /* samples out of floats in: output only */
-            poison(gpu, gpu_out[c], n * sizeof(int32_t));
-        else
-            CHECK(gpu_stage_poison(gpu, NULL) == GJ2K_OK);
+            memset(gpu_out[c], POISON_BYTE, n * sizeof(int32_t));
     }
     gj2k_error error = {0};
     gj2k_status status = gpu_inverse(gpu, jobs, count, reversible, mct, NULL, NULL, &error);
