@@ -36,7 +36,8 @@ bool same_image(const gj2k_image *a, const gj2k_image *b)
         if (p->width != q->width || p->height != q->height || p->precision != q->precision ||
             p->is_signed != q->is_signed || p->role != q->role)
             return false;
-        if (memcmp(p->samples, q->samples, sizeof *p->samples * p->width * p->height) != 0)
+        size_t n = (size_t)p->width * p->height; /* an empty component has no samples */
+        if (n > 0 && memcmp(p->samples, q->samples, sizeof *p->samples * n) != 0)
             return false;
     }
     return true;
