@@ -9,13 +9,13 @@
 
 #include "codestream.h"
 #include "color_render.h"
+#include "dwt.h"
 #include "error.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "tile_decoder.h"
-#include "tile_structure.h"
 
 /* Samples a codestream may decode to per byte of its size, besides a fixed
  * allowance: a bound against absurd SIZ values (an almost empty codestream
@@ -102,7 +102,7 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
                                         .precision = siz->components[c].precision,
                                         .is_signed = siz->components[c].is_signed};
     unsigned r = options->reduce > 31 ? 31 : options->reduce;
-    dwt_rect reduced = tile_rect_reduce(area, r);
+    dwt_rect reduced = dwt_band_rect(area, r, DWT_BAND_LL); /* each edge / 2^r, rounded up */
     uint64_t samples = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1,
                                           siz->num_components, info);
     uint64_t budget = options->max_samples ? options->max_samples

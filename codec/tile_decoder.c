@@ -629,8 +629,8 @@ gj2k_status tile_decode_missing(const j2k_codestream *codestream, uint32_t tile_
         int32_t value = 0;
         level_shift_inverse(&value, 1, plane.precision, plane.is_signed);
         /* The tile-component at the reduced resolution (eq. B-14). */
-        dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(&codestream->siz, tile_index, c),
-                                      settings->reduce), o;
+        dwt_rect r = dwt_band_rect(j2k_tile_component_rect(&codestream->siz, tile_index, c),
+                                   settings->reduce, DWT_BAND_LL), o;
         gj2k_component *component = &image->components[c];
         if (!overlap(r, component, &o))
             continue;

@@ -11,12 +11,6 @@ static uint32_t ceil_shift(uint32_t v, unsigned n)
     return (uint32_t)(((uint64_t)v + ((uint64_t)1 << n) - 1) >> n);
 }
 
-dwt_rect tile_rect_reduce(dwt_rect r, unsigned shift)
-{
-    return (dwt_rect){ceil_shift(r.x0, shift), ceil_shift(r.y0, shift), ceil_shift(r.x1, shift),
-                      ceil_shift(r.y1, shift)};
-}
-
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -93,7 +87,7 @@ static void resolution_geometry(tile_component *tc, unsigned r, unsigned reduce,
     tile_resolution *res = &tc->resolutions[r];
     const j2k_component_coding *c = &tc->coding;
     unsigned nl = c->levels, n = nl - r;
-    res->rect = tile_rect_reduce(tc->rect, n); /* eq. B-14 */
+    res->rect = dwt_band_rect(tc->rect, n, DWT_BAND_LL); /* eq. B-14 */
     res->precinct_width_log2 = c->precinct_width_log2[r];
     res->precinct_height_log2 = c->precinct_height_log2[r];
     res->keep_data = r + reduce <= nl;

@@ -105,10 +105,6 @@ typedef struct tile_component {
     size_t num_precincts, num_codeblocks; /* over all resolutions */
 } tile_component;
 
-/* A rectangle of the reference grid (or a tile-component) at 2^-shift of its
- * size, each edge rounded up (eq. B-14; shift <= 31). */
-dwt_rect tile_rect_reduce(dwt_rect r, unsigned shift);
-
 /*
  * Builds the structure of one tile-component: `tile` is the tile's area on
  * the reference grid (j2k_tile_rect), dx, dy the component's subsampling,

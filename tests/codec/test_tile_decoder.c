@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "codestream.h"
+#include "dwt.h"
 #include "gj2k.h"
 #include "test_harness.h"
 #include "tile_decoder.h"
-#include "tile_structure.h"
 #include "io_test_support.h"
 
 #define POISON 0x5A5A5A5
@@ -75,7 +75,7 @@ static void visit_tile(gj2k_image *image, const j2k_siz *siz, uint32_t t, unsign
 {
     for (uint32_t c = 0; c < image->num_components; c++) {
         gj2k_component *k = &image->components[c];
-        dwt_rect r = tile_rect_reduce(j2k_tile_component_rect(siz, t, c), reduce);
+        dwt_rect r = dwt_band_rect(j2k_tile_component_rect(siz, t, c), reduce, DWT_BAND_LL);
         for (uint32_t y = r.y0; y < r.y1; y++)
             for (uint32_t x = r.x0; x < r.x1; x++)
                 if (x >= k->x0 && x - k->x0 < k->width && y >= k->y0 && y - k->y0 < k->height)
