@@ -318,7 +318,8 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
         if (j2k_codestream_tile(cs, t) == NULL) { /* no structure, no Tier-2: a fill */
             status = tile_decode_missing(cs, t, &settings, image, error);
             report.num_tiles += status == GJ2K_OK;
-            first_missing = missing++ == 0 ? t : first_missing;
+            if (missing++ == 0)
+                first_missing = t;
             continue;
         }
         if (settings.gpu == NULL) {

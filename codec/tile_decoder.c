@@ -280,18 +280,23 @@ static bool overlap(dwt_rect r, const gj2k_component *component, dwt_rect *out)
     return out->x1 > out->x0 && out->y1 > out->y0 && component->samples != NULL;
 }
 
+/* The component's sample at (x, y), a point inside it. */
+static int32_t *sample_at(gj2k_component *component, uint32_t x, uint32_t y)
+{
+    return component->samples + (size_t)(y - component->y0) * component->width +
+           (x - component->x0);
+}
+
 /* Copies the part of the plane inside the image's component. */
 static void place_plane(const tile_plane *plane, gj2k_component *component)
 {
     dwt_rect r = plane->rect, o;
     if (!overlap(r, component, &o))
         return;
-    uint32_t x0 = o.x0, y0 = o.y0, x1 = o.x1, y1 = o.y1;
-    size_t stride = r.x1 - r.x0;
-    for (uint32_t y = y0; y < y1; y++) {
-        int32_t *to = component->samples + (size_t)(y - component->y0) * component->width +
-                      (x0 - component->x0);
-        size_t from = (size_t)(y - r.y0) * stride + (x0 - r.x0), count = x1 - x0;
+    size_t stride = r.x1 - r.x0, count = o.x1 - o.x0;
+    for (uint32_t y = o.y0; y < o.y1; y++) {
+        int32_t *to = sample_at(component, o.x0, y);
+        size_t from = (size_t)(y - r.y0) * stride + (o.x0 - r.x0);
         if (plane->packed == NULL)
             memcpy(to, plane->integers + from, count * sizeof(int32_t));
         else if (plane->packed_bytes == 1 && plane->is_signed)
@@ -635,8 +640,7 @@ gj2k_status tile_decode_missing(const j2k_codestream *codestream, uint32_t tile_
         if (!overlap(r, component, &o))
             continue;
         for (uint32_t y = o.y0; y < o.y1; y++) {
-            int32_t *row = component->samples + (size_t)(y - component->y0) * component->width +
-                           (o.x0 - component->x0);
+            int32_t *row = sample_at(component, o.x0, y);
             for (uint32_t x = o.x0; x < o.x1; x++)
                 row[x - o.x0] = value;
         }
