@@ -30,7 +30,9 @@ static uint8_t *drop_tiles(const uint8_t *data, const j2k_codestream *cs, const 
     memcpy(out, data, kept);
     for (size_t i = 0; i < cs->num_tiles_present; i++) {
         const j2k_tile *tile = &cs->tiles[i];
-        for (size_t p = 0; p < tile->num_parts && !drop[tile->index]; p++) {
+        if (drop[tile->index])
+            continue;
+        for (size_t p = 0; p < tile->num_parts; p++) {
             const j2k_tile_part *part = &tile->parts[p];
             memcpy(out + kept, data + part->sot_offset, part->data_end - part->sot_offset);
             kept += part->data_end - part->sot_offset;
