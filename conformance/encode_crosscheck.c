@@ -75,7 +75,7 @@ static void report_case(const encode_case *c, const char *direction, size_t byte
 /* The largest file a size target allows, in bytes; 0 when the target sets
  * none (PSNR, or a lossless last layer). A ratio r allows raw / r bytes
  * (gj2k.h: raw bytes / file bytes), so floor(raw / r) whole bytes, as the
- * encoder plans it (codec/encode_plan.c). */
+ * encoder plans it (codec/encode/encode_plan.c). */
 static double requested_bytes(const gj2k_image *image, gj2k_rate_target kind, double target)
 {
     double area = (double)(image->x1 - image->x0) * (image->y1 - image->y0);

@@ -20,7 +20,7 @@
  * bytes than opj_compress's, the ratio's own size aside).
  * Both files are decoded by the same decoder, gj2k's (which the OpenJPEG
  * cross-checks hold to opj_decompress's output), and compared with the
- * source as gj2k read it; PSNR over all components (app/image_compare.h).
+ * source as gj2k read it; PSNR over all components (codec/decode/image_compare.h).
  *
  * Prints a Markdown table, then one line per failed condition and a summary.
  * Exit 1 on any failure; 77 (skip) when the images or opj_compress are

@@ -301,7 +301,7 @@ static void encode_lossless_round_trip(void)
     check_raw_12_bit(back);
 }
 
-/* The PSNR the test measures itself (not app/image_compare.c, which
+/* The PSNR the test measures itself (not codec/decode/image_compare.c, which
  * `encode -v` reports through), all components together, 8-bit peak; -1
  * when the file does not decode or its components differ in number or
  * size from the original's. */

@@ -1,9 +1,9 @@
 /* test_jp2.c - the JP2 file format (T.800 Annex I): writing and reading every
  * box kind, the conformance suite's .jp2 files, malformed and damaged input.
  *
- * Sources: codec/error.c io/byte_buffer.c io/image.c codec/jp2_read.c
- *          codec/jp2_write.c tests/test_harness.c tests/codec/test_jp2.c
- *          (includes: -Icodec -Iio -Itests; link -lm) */
+ * Sources: common/error.c common/byte_buffer.c io/image.c codec/jp2/jp2_read.c
+ *          codec/jp2/jp2_write.c tests/test_harness.c tests/codec/jp2/test_jp2.c
+ *          (includes: -Iinclude -Icommon -Iio -Icodec/jp2 -Itests; link -lm) */
 #include "byte_buffer.h"
 #include "gj2k.h"
 #include "jp2_file.h"

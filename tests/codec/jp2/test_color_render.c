@@ -2,10 +2,10 @@
  * resolution from a JP2 header; upsampling; sYCC / grey / ICC to RGB;
  * precision changes.
  *
- * Sources: codec/error.c io/byte_buffer.c io/image.c codec/jp2_read.c
- *          codec/jp2_write.c codec/color_render.c codec/color_rgb.c
- *          codec/color_icc.c tests/test_harness.c tests/codec/test_color_render.c
- *          (includes: -Icodec -Iio -Itests; link -lm, and with
+ * Sources: common/error.c common/byte_buffer.c io/image.c codec/jp2/jp2_read.c
+ *          codec/jp2/jp2_write.c codec/jp2/color_render.c codec/jp2/color_rgb.c
+ *          codec/jp2/color_icc.c tests/test_harness.c tests/codec/jp2/test_color_render.c
+ *          (includes: -Iinclude -Icommon -Iio -Icodec/jp2 -Itests; link -lm, and with
  *          -DGJ2K_HAVE_LCMS2 also -llcms2) */
 #include "color_render.h"
 #include "gj2k.h"

@@ -5,12 +5,14 @@
  *
  * Built by hand with:
  *   gcc -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g -Wall -Wextra -Wpedantic -Wshadow
- *     -Wstrict-prototypes -Wmissing-prototypes -Werror -Icodec -Iio -Idwt -Iquant -Itests
- *     codec/error.c io/byte_buffer.c dwt/dwt_2d.c dwt/dwt_53.c dwt/dwt_97.c
- *     quant/quantization.c codec/marker_*.c
- *     codec/tile_structure.c codec/tag_tree.c codec/packet_bits.c codec/packet_header.c
- *     codec/packet_iterator.c codec/tier2_decode.c codec/tier2_encode.c tests/test_harness.c
- *     tests/codec/tier2_test_support.c tests/codec/test_tier2.c -lm -o /tmp/test_tier2
+ *     -Wstrict-prototypes -Wmissing-prototypes -Werror -Iinclude -Icommon -Idwt -Iquant
+ *     -Icodec/codestream -Icodec/tier1 -Icodec/tier2 -Itests
+ *     common/error.c common/byte_buffer.c dwt/dwt_2d.c dwt/dwt_53.c dwt/dwt_97.c
+ *     quant/quantization.c codec/codestream/marker_*.c codec/codestream/codestream_*.c
+ *     codec/tier2/tile_structure.c codec/tier2/tag_tree.c codec/tier2/packet_bits.c codec/tier2/packet_header.c
+ *     codec/tier2/packet_iterator.c codec/tier2/tier2_decode.c codec/tier2/tier2_encode.c
+ *     codec/tier1/mq_*.c codec/tier1/tier1_*.c tests/test_harness.c
+ *     tests/codec/tier2/tier2_test_support.c tests/codec/tier2/test_tier2.c -lm -o /tmp/test_tier2
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -60,7 +60,7 @@ static gj2k_image *decode(const uint8_t *data, size_t size, unsigned max_layers)
 }
 
 /* PSNR of the first `layers` layers of `data` decoded against `image`, all
- * components together (app/image_compare.c); NAN when decoding fails. */
+ * components together (codec/decode/image_compare.c); NAN when decoding fails. */
 static double decoded_psnr(const gj2k_image *image, const uint8_t *data, size_t size,
                            unsigned layers)
 {
