@@ -27,7 +27,8 @@
 
 #include "dwt.h"
 #include "gj2k.h"
-#include "mq_coder.h"
+#include "mq_decoder.h"
+#include "mq_encoder.h"
 
 /* Code-block style flags, as in the COD/COC SPcod/SPcoc byte (Table A.19). */
 #define TIER1_STYLE_BYPASS 0x01u           /* selective arithmetic coding bypass (D.6) */

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mq_coder.h"
+#include "mq_decoder.h"
+#include "mq_encoder.h"
 #include "test_harness.h"
 
 /* Random symbols over all contexts with skewed probabilities, flushed

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mq_coder.h"
+#include "mq_decoder.h"
+#include "mq_encoder.h"
 #include "test_harness.h"
 #include "tier1.h"
 

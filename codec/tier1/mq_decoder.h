@@ -1,0 +1,107 @@
+/* mq_decoder.h - the MQ decoder (T.800 Annex C.3) and the raw bypass reader
+ * (D.6). It reads one segment of caller-given length and never outside it;
+ * see mq_coder.h. */
+#ifndef GJ2K_MQ_DECODER_H
+#define GJ2K_MQ_DECODER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mq_coder.h"
+
+typedef struct mq_decoder {
+    const uint8_t *data;    /* the current segment */
+    size_t length;
+    size_t position;        /* of the byte B last read (may pass the end) */
+    uint32_t a, c;          /* interval and code registers (C.3) */
+    unsigned ct;
+    mq_context contexts[MQ_NUM_CONTEXTS];
+} mq_decoder;
+
+/* INITDEC (C.3.5) on a segment of `length` bytes. Contexts are untouched. */
+void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t length);
+/* Begins a raw (bypass) segment (D.6). */
+void mq_decoder_start_bypass(mq_decoder *d, const uint8_t *data, size_t length);
+
+/* The byte at `position`, or 0xFF past the end of the segment (C.3.4). */
+MQ_INLINE uint32_t mq_decoder_byte_at(const mq_decoder *d, size_t position)
+{
+    return position < d->length ? d->data[position] : 0xFFu;
+}
+
+/* BYTEIN (C.3.4): a 0xFF followed by a byte above 0x8F is a marker or the
+ * end; the decoder then feeds 1 bits and stays put. */
+MQ_INLINE void mq_decoder_byte_in(mq_decoder *d)
+{
+    if (mq_decoder_byte_at(d, d->position) == 0xFF) {
+        uint32_t next = mq_decoder_byte_at(d, d->position + 1);
+        if (next > 0x8F) {
+            d->c += 0xFF00u;
+            d->ct = 8;
+        } else {
+            d->position++;
+            d->c += next << 9;
+            d->ct = 7;
+        }
+    } else {
+        d->position++;
+        d->c += mq_decoder_byte_at(d, d->position) << 8;
+        d->ct = 8;
+    }
+}
+
+/* DECODE (C.3.2): MPS_EXCHANGE and LPS_EXCHANGE (C.3.3), RENORMD (C.3.3). */
+MQ_INLINE unsigned mq_decoder_decode_bit(mq_decoder *d, unsigned context)
+{
+    mq_context *cx = &d->contexts[context];
+    const mq_state *s = &mq_states[*cx];
+    uint32_t qe = s->qe;
+    unsigned mps = *cx & 1u, bit;
+    d->a -= qe;
+    if ((d->c >> 16) < qe) {
+        /* the lower sub-interval: the LPS, or the MPS after an exchange */
+        if (d->a < qe) {
+            bit = mps;
+            *cx = s->next_mps;
+        } else {
+            bit = mps ^ 1u;
+            *cx = s->next_lps;
+        }
+        d->a = qe;
+    } else {
+        d->c -= qe << 16;
+        if (d->a & 0x8000u)
+            return mps;
+        if (d->a < qe) {
+            bit = mps ^ 1u;
+            *cx = s->next_lps;
+        } else {
+            bit = mps;
+            *cx = s->next_mps;
+        }
+    }
+    do {
+        if (d->ct == 0)
+            mq_decoder_byte_in(d);
+        d->a <<= 1;
+        d->c <<= 1;
+        d->ct--;
+    } while ((d->a & 0x8000u) == 0);
+    return bit;
+}
+
+/* One raw bit (D.6): after 0xFF the stuffed MSB of the next byte is skipped. */
+MQ_INLINE unsigned mq_decoder_bypass_bit(mq_decoder *d)
+{
+    if (d->ct == 0) {
+        bool after_ff = d->c == 0xFF;
+        d->c = mq_decoder_byte_at(d, d->position);
+        d->position++;
+        d->ct = after_ff ? 7 : 8;
+    }
+    d->ct--;
+    return (d->c >> d->ct) & 1u;
+}
+
+#endif
