@@ -13,9 +13,9 @@ cd "$1"
 status=0
 breach() { echo "layout: $*"; status=1; }
 
-mapfile -t sources < <(git ls-files 2>/dev/null | grep -E '\.(c|h|cu|cuh)$' ||
-                       find . -path ./build -prune -o -type f \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) -print |
-                       sed 's|^\./||')
+# Every C, CUDA and header file of the tree (not build trees or hidden folders).
+mapfile -t sources < <(find . -path './build*' -prune -o -path './.*' -prune -o -type f \
+                         \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) -print | sed 's|^\./||' | sort)
 declare -A home # header name -> the folder it lives in (library, app, conformance)
 for f in "${sources[@]}"; do
   case $f in tests/*) continue ;; esac
