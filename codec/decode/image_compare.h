@@ -1,8 +1,9 @@
 /* image_compare.h - sample-by-sample comparison of an image with its coded
  * and decoded copy: bit-exactness, the largest error and PSNR. Used by
- * `gj2k encode -v` and `gj2k bench`. */
-#ifndef GJ2K_APP_IMAGE_COMPARE_H
-#define GJ2K_APP_IMAGE_COMPARE_H
+ * `gj2k encode -v`, `gj2k bench`, the encoder's tests and the conformance
+ * cross-checks. */
+#ifndef GJ2K_IMAGE_COMPARE_H
+#define GJ2K_IMAGE_COMPARE_H
 
 #include <stdbool.h>
 #include <stdint.h>

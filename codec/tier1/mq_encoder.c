@@ -1,5 +1,5 @@
 /* mq_encoder.c - the MQ encoder (T.800 Annex C.2), its terminations (C.2.9,
- * D.4.2) and the raw bypass writer (D.6). See mq_coder.h. */
+ * D.4.2) and the raw bypass writer (D.6). See mq_encoder.h. */
 #include "mq_encoder.h"
 
 #include <stdlib.h>

@@ -1,56 +1,84 @@
 #!/usr/bin/env bash
-# The layout's rules (README.md, "Layout"), checked on the source tree:
-#  - every #include of ours names a header by its file name alone (no path),
-#    so only a target's include path decides what it can reach;
-#  - each header a folder includes lives in a folder it may see: include/ and
-#    common/ only include/ and common/; io/ and dwt/ also themselves; quant/
-#    also dwt/; codec/ never app/, conformance/ or tests/; app/ never
-#    conformance/ or tests/;
-#  - no source folder holds more than 20 files.
+# The layout's rules (README.md, "Layout"), checked on the source tree, beside
+# the per-target include paths that enforce them in the build:
+#  - every #include of ours is in quotes and names a header alone (no path),
+#    so only a target's include path decides what it can reach; only
+#    gj2k.h, the installed header, may also be included as <gj2k.h>;
+#  - a header name lives in one folder only;
+#  - each header a folder includes lives in that folder or in one it builds
+#    on (builds_on below, the same lists as each folder's CMakeLists.txt);
+#    nothing outside tests/ includes a header of tests/;
+#  - no source folder holds more than 20 files, no source file passes 850 lines.
 # Usage: check_layout.sh SOURCE_DIR. Prints each breach; exits 1 if any.
 set -euo pipefail
 cd "$1"
 status=0
 breach() { echo "layout: $*"; status=1; }
 
-# Every C, CUDA and header file of the tree (not build trees or hidden folders).
-mapfile -t sources < <(find . -path './build*' -prune -o -path './.*' -prune -o -type f \
-                         \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) -print | sed 's|^\./||' | sort)
-declare -A home # header name -> the folder it lives in (library, app, conformance)
-for f in "${sources[@]}"; do
-  case $f in tests/*) continue ;; esac
-  case $f in *.h|*.cuh) name=${f##*/}
-    [ -n "${home[$name]:-}" ] && breach "$name is in ${home[$name]} and ${f%/*}: includes by name need one"
-    home[$name]=${f%/*} ;;
-  esac
-done
-
-# allowed FOLDER HEADER_FOLDER: may FOLDER include a header of HEADER_FOLDER?
-allowed() {
-  local from=$1 to=$2
-  [ "$from" = "$to" ] && return 0
-  case $to in include|common) return 0 ;; esac
-  case $from in
-    include|common|io) return 1 ;;
-    dwt|dwt/cuda) [[ $to == dwt || $to == dwt/cuda ]] ;;
-    quant) [[ $to == dwt ]] ;;
-    codec/*) [[ $to != app* && $to != conformance* ]] ;;
-    app) [[ $to != conformance* ]] ;;
-    *) return 0 ;;
+# The folders each folder may include from, besides itself.
+builds_on() {
+  case $1 in
+    include) echo "" ;;
+    common) echo "include" ;;
+    io | dwt) echo "include common" ;;
+    dwt/cuda) echo "include common dwt" ;;
+    quant | codec/tier1) echo "include common dwt" ;;
+    codec/codestream) echo "include common dwt quant" ;;
+    codec/tier2) echo "include common dwt quant codec/codestream codec/tier1" ;;
+    codec/jp2) echo "include common io" ;;
+    codec/encode | codec/decode)
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" ;;
+    app | conformance)
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" \
+           "codec/encode codec/decode" ;;
+    tests*) echo "*" ;;
+    *) echo "?" ;;
   esac
 }
 
+# Every C, CUDA and header file of the tree (not build trees or hidden folders).
+mapfile -t sources < <(find . -path './build*' -prune -o -path './.*' -prune -o -type f \
+                         \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) -print |
+                       sed 's|^\./||' | sort)
+declare -A home # header name -> the folder it lives in
+for f in "${sources[@]}"; do
+  case $f in *.h | *.cuh) ;; *) continue ;; esac
+  name=${f##*/}
+  if [ -n "${home[$name]:-}" ]; then
+    # Tests may each keep a header of the same name; the library may not.
+    [[ $f == tests/* && ${home[$name]} == tests* ]] ||
+      breach "$name is in ${home[$name]}/ and ${f%/*}/: includes by name need one"
+  fi
+  home[$name]=${f%/*}
+done
+
 for f in "${sources[@]}"; do
   folder=${f%/*}
-  while IFS= read -r header; do
+  allowed=" $(builds_on "$folder") "
+  [ "$allowed" = " ? " ] && { breach "$f: $folder/ is no folder of the layout (add it to builds_on)"; continue; }
+  lines=$(wc -l <"$f")
+  [ "$lines" -le 850 ] || breach "$f has $lines lines (at most 850)"
+  while IFS= read -r include; do
+    kind=${include:0:1} header=${include:1}
+    name=${header##*/}
+    if [ "$kind" = '<' ]; then
+      [ -n "${home[$name]:-}" ] || continue # a system header
+      [ "$header" = gj2k.h ] ||
+        breach "$f includes <$header>: the project's headers are included in quotes, by name"
+      continue
+    fi
     if [[ $header == */* ]]; then
       breach "$f includes \"$header\": name the header alone, the include path finds it"
       continue
     fi
-    to=${home[$header]:-}
-    [ -z "$to" ] && continue # a test's own header
-    allowed "$folder" "$to" || breach "$f includes $header from $to/, which $folder/ may not see"
-  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+    to=${home[$name]:-}
+    [ -z "$to" ] && { breach "$f includes \"$header\", which the tree does not hold"; continue; }
+    [ "$to" = "$folder" ] && continue
+    [[ $to == tests* && $folder != tests* ]] &&
+      { breach "$f includes $header from $to/: only tests see tests/"; continue; }
+    [[ $allowed == " * " || $allowed == *" $to "* ]] ||
+      breach "$f includes $header from $to/, which $folder/ does not build on"
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\(["<][^">]*\)[">].*/\1/p' "$f")
 done
 
 for folder in $(printf '%s\n' "${sources[@]}" | grep -v '^tests/' | sed 's|/[^/]*$||' | sort -u); do
