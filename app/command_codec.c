@@ -20,6 +20,9 @@ static const option_spec decode_options[] = {
     {"-p", "BITS", "write every component at this precision"},
     {"--force-rgb", NULL, "render grey, sYCC and ICC images as sRGB"},
     {"--upsample", NULL, "bring subsampled components to full size"},
+    {"--allow-partial", NULL,
+     "decode an incomplete codestream to what it holds (else that is an error)"},
+    {"-allow-partial", NULL, "the same (opj_decompress's spelling)"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
      "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
@@ -27,6 +30,35 @@ static const option_spec decode_options[] = {
     {"--help", NULL, "this text"},
 };
 #define DECODE_OPTION_COUNT (sizeof decode_options / sizeof decode_options[0])
+
+/* The decoder's warnings, held until it is known whether the decode
+ * succeeded: a failure prints its one-line error alone. */
+typedef struct held_warnings {
+    const char *file;
+    char text[8192];
+    size_t used;
+    unsigned dropped; /* warnings that did not fit */
+} held_warnings;
+
+static void hold_warning(void *user, const char *message)
+{
+    held_warnings *held = user;
+    size_t room = sizeof held->text - held->used;
+    int n = snprintf(held->text + held->used, room, "gj2k: warning: %s: %s\n", held->file, message);
+    if (n < 0 || (size_t)n >= room) {
+        held->text[held->used] = '\0';
+        held->dropped++;
+        return;
+    }
+    held->used += (size_t)n;
+}
+
+static void print_held_warnings(const held_warnings *held)
+{
+    fputs(held->text, stderr);
+    if (held->dropped != 0)
+        fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
+}
 
 /* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
 static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
@@ -68,9 +100,12 @@ int command_decode(int argc, char **argv)
     const char *components = options_get(&options, "-c"), *precision = options_get(&options, "-p");
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
+    held_warnings held = {.file = input};
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .upsample = options_has(&options, "--upsample"),
-                                  .warning = report_warning, .warning_user = (void *)input};
+                                  .allow_partial = options_has(&options, "--allow-partial") ||
+                                                   options_has(&options, "-allow-partial"),
+                                  .warning = hold_warning, .warning_user = &held};
     bool verbose = options_has(&options, "-v");
     options_free(&options);
     if (input == NULL || output == NULL) {
@@ -139,7 +174,14 @@ int command_decode(int argc, char **argv)
     gj2k_image *image = NULL;
     gj2k_decode_report report = {0};
     decode.report = &report;
-    if (gj2k_decode_file(input, &decode, &image, &error) != GJ2K_OK) {
+    gj2k_status decoded = gj2k_decode_file(input, &decode, &image, &error);
+    if (decoded == GJ2K_OK)
+        print_held_warnings(&held);
+    if (decoded == GJ2K_ERROR_TRUNCATED && !decode.allow_partial) {
+        report_error("%s: %s (-allow-partial decodes what it holds)", input, error.message);
+        return 1;
+    }
+    if (decoded != GJ2K_OK) {
         report_error("%s: %s", input, error.message);
         return 1;
     }

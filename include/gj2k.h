@@ -253,14 +253,20 @@ typedef struct gj2k_decode_options {
     bool force_rgb;            /* --force-rgb: grey, sYCC and ICC images to sRGB */
     unsigned precision;        /* -p: every component to this many bits; 0 = keep */
     uint64_t max_samples;      /* refuse images of more samples; 0 = no fixed limit */
+    bool allow_partial;        /* -allow-partial: decode an incomplete codestream (a tile-part
+                                  cut short, tiles or tile-parts missing) to what it holds,
+                                  with warnings; otherwise that fails with
+                                  GJ2K_ERROR_TRUNCATED and nothing is decoded */
     gj2k_device device;        /* --device: where the inverse transforms run */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
     gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
 } gj2k_decode_options;
 
-/* Decodes a JPEG 2000 codestream (.j2k/.j2c) or JP2 file held in memory. A
- * truncated codestream decodes to what it holds, with a warning. */
+/* Decodes a JPEG 2000 codestream (.j2k/.j2c) or JP2 file held in memory. An
+ * incomplete codestream fails with GJ2K_ERROR_TRUNCATED, naming what is
+ * missing, unless options->allow_partial is set: then it decodes to what it
+ * holds, with a warning. */
 GJ2K_API gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size,
                                         const gj2k_decode_options *options, gj2k_image **out,
                                         gj2k_error *error);

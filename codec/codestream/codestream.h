@@ -458,6 +458,8 @@ typedef struct j2k_codestream {
     size_t num_tiles_present;
     bool has_eoc;
     size_t eoc_offset;
+    bool cut_short;             /* the data ends inside a tile-part's SOT or header */
+    size_t cut_offset;          /* where that tile-part's SOT lies */
 } j2k_codestream;
 
 /*

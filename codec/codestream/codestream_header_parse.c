@@ -339,6 +339,8 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
     if (p->size - sot_offset < J2K_SOT_SEGMENT_SIZE) {
         gj2k_warn(p->warning, p->warning_user, "tile-part at offset %zu is cut off in its SOT "
                   "segment (dropped)", sot_offset);
+        p->cs->cut_short = true;
+        p->cs->cut_offset = sot_offset;
         *stop = true;
         return GJ2K_OK;
     }
@@ -419,6 +421,8 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
                           "tile %u, tile-part %u: header cut off by the end of the data "
                           "(dropped)", sot.tile_index, sot.part_index);
                 j2k_header_free(&tp.header);
+                p->cs->cut_short = true;
+                p->cs->cut_offset = sot_offset;
                 *stop = true;
                 return GJ2K_OK;
             }

@@ -4,6 +4,7 @@
  * channel definitions and colour space (Annex I), components kept,
  * upsampling, conversion to sRGB, output precision. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,6 +287,82 @@ static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_s
     }
 }
 
+/* Whether tile t is decoded: it meets `area` (and is the tile asked for)
+ * and some component has samples in it (subsampling may leave a thin tile
+ * with none). */
+static bool tile_is_decoded(const j2k_siz *siz, uint32_t t, dwt_rect area,
+                            const gj2k_decode_options *options)
+{
+    if (options->use_tile && t != options->tile)
+        return false;
+    dwt_rect meet = intersect(j2k_tile_rect(siz, t), area);
+    if (meet.x1 == meet.x0 || meet.y1 == meet.y0)
+        return false;
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        dwt_rect r = j2k_tile_component_rect(siz, t, c);
+        if (r.x1 > r.x0 && r.y1 > r.y0)
+            return true;
+    }
+    return false;
+}
+
+/* What one decoded tile lacks (A.4.2: Psot, TNsot), written to `why`;
+ * false when it holds all its tile-parts. */
+static bool tile_lacks(const j2k_codestream *cs, uint32_t t, char *why, size_t size)
+{
+    const j2k_tile *tile = j2k_codestream_tile(cs, t);
+    if (tile == NULL) {
+        snprintf(why, size, "tile %u has no tile-parts", t);
+        return true;
+    }
+    for (size_t i = 0; i < tile->num_parts; i++) {
+        const j2k_tile_part *part = &tile->parts[i];
+        if (part->truncated) {
+            snprintf(why, size, "tile %u, tile-part %u runs %zu bytes past the end of the data", t,
+                     part->part_index, (size_t)part->psot - (cs->size - part->sot_offset));
+            return true;
+        }
+        if (part->psot == 0 && !cs->has_eoc) { /* runs to an EOC that is not there */
+            snprintf(why, size, "tile %u, tile-part %u runs to the end of the data, which has no "
+                     "EOC marker", t, part->part_index);
+            return true;
+        }
+    }
+    uint8_t declared = tile->parts[0].num_parts;
+    if (declared != 0 && tile->num_parts < declared) {
+        snprintf(why, size, "tile %u has %zu of its %u tile-parts", t, tile->num_parts, declared);
+        return true;
+    }
+    return false;
+}
+
+/* Fails, naming what is missing, when a tile to decode is incomplete or the
+ * data ends inside a tile-part header, unless partial images are allowed. */
+static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
+                                  const gj2k_decode_options *options, gj2k_error *error)
+{
+    if (options->allow_partial)
+        return GJ2K_OK;
+    char first[160] = "";
+    uint32_t lacking = 0;
+    for (uint32_t t = 0; t < cs->siz.num_tiles; t++) {
+        char why[160];
+        if (tile_is_decoded(&cs->siz, t, area, options) && tile_lacks(cs, t, why, sizeof why) &&
+            lacking++ == 0)
+            memcpy(first, why, sizeof first);
+    }
+    if (lacking == 0 && cs->cut_short)
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
+                         "incomplete codestream: the data ends inside the tile-part at offset %zu",
+                         cs->cut_offset);
+    if (lacking == 1)
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED, "incomplete codestream: %s", first);
+    if (lacking > 1)
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
+                         "incomplete codestream: %u tiles lack data (the first: %s)", lacking, first);
+    return GJ2K_OK;
+}
+
 /* Decodes every tile that meets `area`. */
 static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, dwt_rect area,
                                 const gj2k_decode_options *options, gj2k_image *image,
@@ -303,17 +380,7 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     tile_pipeline *pipeline = NULL; /* the last tile started */
     uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
-        if (options->use_tile && t != options->tile)
-            continue;
-        dwt_rect meet = intersect(j2k_tile_rect(siz, t), area);
-        if (meet.x1 == meet.x0 || meet.y1 == meet.y0)
-            continue;
-        bool has_samples = false; /* subsampling may leave a thin tile with none */
-        for (uint32_t c = 0; c < siz->num_components && !has_samples; c++) {
-            dwt_rect r = j2k_tile_component_rect(siz, t, c);
-            has_samples = r.x1 > r.x0 && r.y1 > r.y0;
-        }
-        if (!has_samples)
+        if (!tile_is_decoded(siz, t, area, options))
             continue;
         if (j2k_codestream_tile(cs, t) == NULL) { /* no structure, no Tier-2: a fill */
             status = tile_decode_missing(cs, t, &settings, image, error);
@@ -417,6 +484,8 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
         status = decoded_area(&cs->siz, options, &area, error);
     if (status == GJ2K_OK)
         status = check_tile_components(&cs->siz, area, codestream_size, error);
+    if (status == GJ2K_OK)
+        status = check_complete(cs, area, options, error);
     if (status == GJ2K_OK)
         status = create_output(&cs->siz, area, options, codestream_size, &image, error);
     if (status == GJ2K_OK)

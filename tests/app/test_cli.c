@@ -572,6 +572,71 @@ static void decode_options(void)
     CHECK(!file_exists(out));
 }
 
+/* Writes the first `size` bytes of `data` to `path`. */
+static bool write_prefix(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+/* A JP2 cut inside its first tile-part, or in the middle of its tile data,
+ * fails with one line naming what is missing and -allow-partial, and leaves
+ * an existing output as it was; with -allow-partial it decodes, warning. */
+static void decode_incomplete_needs_allow_partial(void)
+{
+    char source[1024], whole[1024], cut[1024], out[1024], args[4096];
+    snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
+    snprintf(whole, sizeof whole, "%s/whole.jp2", test_temp_dir());
+    snprintf(cut, sizeof cut, "%s/cut.jp2", test_temp_dir());
+    snprintf(out, sizeof out, "%s/out.ppm", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 96, 64, 3, 8);
+    REQUIRE(image != NULL);
+    gj2k_image_destroy(image);
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, whole);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    size_t size = 0;
+    uint8_t *data = test_read_file(whole, &size);
+    REQUIRE(data != NULL);
+    size_t sod = 0; /* the first SOD marker: the tile data starts after it */
+    for (size_t i = 0; i + 1 < size && sod == 0; i++)
+        if (data[i] == 0xFF && data[i + 1] == 0x93)
+            sod = i;
+    REQUIRE(sod != 0 && sod + 4 < size / 2);
+    const size_t cuts[] = {sod - 2, sod + 3, size / 2};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        REQUIRE(write_prefix(cut, data, cuts[k]));
+        REQUIRE(write_prefix(out, (const uint8_t *)"sentinel", 8));
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s'", cut, out);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 1);
+        CHECK_EQ(count_lines(r.err), 1);
+        CHECK(strstr(r.err, "cut.jp2") != NULL && strstr(r.err, "incomplete codestream") != NULL &&
+              strstr(r.err, "-allow-partial") != NULL);
+        size_t kept = 0;
+        uint8_t *left = test_read_file(out, &kept);
+        CHECK(left != NULL && kept == 8 && memcmp(left, "sentinel", 8) == 0);
+        free(left);
+        CHECK_EQ(temp_entries(), 4); /* source, whole, cut and out: no temporary file */
+        for (int spelling = 0; spelling < 2; spelling++) {
+            snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", cut, out,
+                     spelling ? "--allow-partial" : "-allow-partial");
+            run_gj2k(&r, args);
+            CHECK_EQ(r.exit_code, 0);
+            CHECK(strstr(r.err, "warning") != NULL);
+            gj2k_image *partial = read_image(out);
+            CHECK(partial != NULL && partial->num_components == 3 &&
+                  partial->components[0].width == 96 && partial->components[0].height == 64);
+            gj2k_image_destroy(partial);
+        }
+    }
+    free(data);
+}
+
 /* PPM -> each writable format -> PPM keeps every sample; PGX splits components. */
 static void convert_round_trip_formats(void)
 {
@@ -740,6 +805,7 @@ static const test_case cases[] = {
     {"encode_options_reach_codestream", encode_options_reach_codestream},
     {"encode_rejects_without_output", encode_rejects_without_output},
     {"decode_options", decode_options},
+    {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
     {"convert_round_trip_formats", convert_round_trip_formats},
     {"convert_raw_geometry", convert_raw_geometry},
     {"convert_rejects_bad_input_without_output", convert_rejects_bad_input_without_output},

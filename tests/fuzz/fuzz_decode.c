@@ -61,7 +61,7 @@ static void check_result(gj2k_status status, const gj2k_image *image, const gj2k
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     gj2k_decode_options options = {.threads = 1, .max_samples = FUZZ_MAX_SAMPLES,
-                                   .warning = ignore_warning};
+                                   .allow_partial = true, .warning = ignore_warning};
     bool decoded = false;
     for (unsigned reduce = 0; reduce <= FUZZ_MAX_REDUCE; reduce++) {
         options.reduce = reduce;

@@ -152,7 +152,7 @@ static uint64_t image_samples(const gj2k_image *image)
 /* Decodes a copy of exactly `size` bytes (ASan sees any read past them) and
  * checks the promises every decode keeps. */
 static outcome decode_checked(const uint8_t *data, size_t size, unsigned reduce,
-                              uint64_t max_samples, const char *what)
+                              uint64_t max_samples, bool allow_partial, const char *what)
 {
     uint8_t *copy = malloc(size ? size : 1);
     if (copy == NULL) {
@@ -163,7 +163,8 @@ static outcome decode_checked(const uint8_t *data, size_t size, unsigned reduce,
         memcpy(copy, data, size);
     warnings w = {0};
     gj2k_decode_options options = {.threads = 1, .reduce = reduce, .max_samples = max_samples,
-                                   .warning = collect_warning, .warning_user = &w};
+                                   .allow_partial = allow_partial, .warning = collect_warning,
+                                   .warning_user = &w};
     gj2k_image *image = NULL;
     gj2k_error error = {0};
     double start = cpu_seconds();
@@ -320,7 +321,7 @@ static unsigned variant_reduce(const test_file *f, double *cost)
 {
     unsigned reduce = 0;
     while (*cost > VARIANT_TARGET_S && reduce < 3) {
-        outcome o = decode_checked(f->data, f->size, reduce + 1, 0, f->name);
+        outcome o = decode_checked(f->data, f->size, reduce + 1, 0, false, f->name);
         if (o.status != GJ2K_OK)
             break; /* fewer levels than that */
         reduce++;
@@ -335,7 +336,7 @@ static void damage_one_file(const test_file *f)
     double start = seconds_now(), cpu_start = cpu_seconds();
     char what[160];
     snprintf(what, sizeof what, "%s whole", f->name);
-    outcome whole = decode_checked(f->data, f->size, 0, 0, what);
+    outcome whole = decode_checked(f->data, f->size, 0, 0, false, what);
     if (whole.status != GJ2K_OK)
         fprintf(stderr, "  %s: %s\n", what, whole.message);
     CHECK(whole.status == GJ2K_OK);
@@ -378,7 +379,17 @@ static void damage_one_file(const test_file *f)
         outcome o;
         if (v->flips == 0) {
             snprintf(what, sizeof what, "%s cut to %zu bytes (-r %u)", f->name, v->cut, reduce);
-            o = decode_checked(f->data, v->cut, reduce, max_samples, what);
+            /* Without allow_partial a cut that loses tile data is an error
+             * (GJ2K_ERROR_TRUNCATED), naming what is missing; only the final
+             * EOC may go without one. */
+            o = decode_checked(f->data, v->cut, reduce, max_samples, false, what);
+            if (f->first_data != 0 && v->cut >= f->first_data && v->cut + 2 < f->size &&
+                o.status != GJ2K_ERROR_TRUNCATED) {
+                fprintf(stderr, "  %s without allow_partial: %s, \"%s\"\n", what,
+                        gj2k_status_name(o.status), o.message);
+                CHECK(o.status == GJ2K_ERROR_TRUNCATED);
+            }
+            o = decode_checked(f->data, v->cut, reduce, max_samples, true, what);
             cuts++;
             cuts_ok += o.status == GJ2K_OK;
             /* A file that keeps its main header and the start of a tile-part
@@ -403,7 +414,7 @@ static void damage_one_file(const test_file *f)
                 if (p > 0 && (size_t)p < sizeof what)
                     p += snprintf(what + p, sizeof what - (size_t)p, " %zu^0x%02x", at, mask);
             }
-            o = decode_checked(copy, f->size, reduce, max_samples, what);
+            o = decode_checked(copy, f->size, reduce, max_samples, true, what);
             flips++;
             flips_ok += o.status == GJ2K_OK;
         }
@@ -527,7 +538,7 @@ static void expect_refused(uint32_t width, uint32_t height, uint32_t tile_width,
 #endif
     long rss_before = peak_rss_kb();
     double start = seconds_now();
-    outcome o = decode_checked(data, size, 0, 0, what);
+    outcome o = decode_checked(data, size, 0, 0, true, what);
     double elapsed = seconds_now() - start;
     long rss_growth_kb = peak_rss_kb() - rss_before;
 #ifdef ROBUST_ALLOCATION_HOOKS
@@ -554,7 +565,7 @@ static void absurd_siz_fails_fast(void)
     size_t size = 0;
     uint8_t *data = tiny_codestream(1, &size);
     REQUIRE(data != NULL);
-    outcome o = decode_checked(data, size, 0, 0, "tiny codestream");
+    outcome o = decode_checked(data, size, 0, 0, true, "tiny codestream");
     CHECK(o.status == GJ2K_OK);
     free(data);
 
