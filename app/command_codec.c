@@ -18,8 +18,13 @@ static const option_spec decode_options[] = {
     {"-t", "N", "decode only tile N"},
     {"-c", "C0,C1,...", "keep only these components, in this order"},
     {"-p", "BITS", "write every component at this precision"},
-    {"--force-rgb", NULL, "render grey, sYCC and ICC images as sRGB"},
-    {"--upsample", NULL, "bring subsampled components to full size"},
+    {"--force-rgb", NULL, "render grey and ICC images as sRGB too (sYCC always is)"},
+    {"--upsample", NULL,
+     "bring subsampled components to full size (done anyway for PNM, PNG, TIFF and BMP)"},
+    {"--raw-components", NULL,
+     "the codestream's components as coded: no palette, channel or colour rendering"},
+    {"-split-pnm", NULL, "PNM output: one PGM file a component, OUT_0.pgm, OUT_1.pgm, ..."},
+    {"--split-pnm", NULL, "the same"},
     {"--allow-partial", NULL,
      "decode an incomplete codestream to what it holds (else that is an error)"},
     {"-allow-partial", NULL, "the same (opj_decompress's spelling)"},
@@ -58,6 +63,50 @@ static void print_held_warnings(const held_warnings *held)
     fputs(held->text, stderr);
     if (held->dropped != 0)
         fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
+}
+
+/* Whether the output format holds only components of one size (the rest
+ * write every component at its own size: PGX, raw, split PNM). */
+static bool needs_one_size(gj2k_file_format format, bool split)
+{
+    return (format == GJ2K_FORMAT_PNM && !split) || format == GJ2K_FORMAT_PNG ||
+           format == GJ2K_FORMAT_TIFF || format == GJ2K_FORMAT_BMP;
+}
+
+/* -split-pnm: component k to OUT_k.pgm (OUT: the output path without its
+ * extension), each file whole or not at all; on a failure none is left. */
+static gj2k_status write_split_pnm(const gj2k_image *image, const char *output,
+                                   const gj2k_write_options *options, gj2k_error *error)
+{
+    const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
+    size_t stem = dot != NULL && (slash == NULL || dot > slash) ? (size_t)(dot - output)
+                                                                 : strlen(output);
+    char path[4096];
+    gj2k_status status = GJ2K_OK;
+    uint32_t written = 0;
+    for (uint32_t c = 0; c < image->num_components && status == GJ2K_OK; c++) {
+        if (snprintf(path, sizeof path, "%.*s_%u.pgm", (int)stem, output, c) >= (int)sizeof path) {
+            status = GJ2K_ERROR_INVALID_ARGUMENT;
+            snprintf(error->message, sizeof error->message, "%s: output path too long", output);
+            error->status = status;
+            break;
+        }
+        gj2k_component one = image->components[c];
+        one.role = GJ2K_ROLE_COLOR; /* a plain PGM, whatever it was */
+        gj2k_image view = *image;
+        view.num_components = 1;
+        view.components = &one;
+        view.color_space = GJ2K_COLOR_GRAY;
+        view.icc_profile = NULL;
+        view.icc_profile_size = 0;
+        status = gj2k_image_write_file(&view, path, options, error);
+        written += status == GJ2K_OK;
+    }
+    for (uint32_t c = 0; status != GJ2K_OK && c < written; c++) {
+        snprintf(path, sizeof path, "%.*s_%u.pgm", (int)stem, output, c);
+        remove(path);
+    }
+    return status;
 }
 
 /* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
@@ -101,7 +150,9 @@ int command_decode(int argc, char **argv)
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
     held_warnings held = {.file = input};
+    bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
+                                  .raw_components = options_has(&options, "--raw-components"),
                                   .upsample = options_has(&options, "--upsample"),
                                   .allow_partial = options_has(&options, "--allow-partial") ||
                                                    options_has(&options, "-allow-partial"),
@@ -112,6 +163,22 @@ int command_decode(int argc, char **argv)
         report_error("decode: needs -i INPUT and -o OUTPUT (see gj2k decode --help)");
         return EXIT_USAGE;
     }
+    /* The output is checked before anything is decoded. */
+    gj2k_file_format format = gj2k_format_from_path(output);
+    if (format == GJ2K_FORMAT_UNKNOWN || !gj2k_format_can_write(format) ||
+        format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2) {
+        report_error("decode: -o %s: %s", output,
+                     format == GJ2K_FORMAT_UNKNOWN
+                         ? "unknown output format (use .ppm .pgm .pam .png .tif .bmp .pgx .raw .rawl)"
+                         : "this build cannot write that format");
+        return EXIT_USAGE;
+    }
+    if (split && format != GJ2K_FORMAT_PNM) {
+        report_error("decode: -split-pnm needs a PNM output (.pgm .ppm .pnm), not %s", output);
+        return EXIT_USAGE;
+    }
+    if (needs_one_size(format, split))
+        decode.upsample = true;
     unsigned long value;
     uint32_t numbers[GJ2K_MAX_COMPONENTS];
     if (reduce && !options_parse_uint(reduce, 0, 32, &value)) {
@@ -187,7 +254,8 @@ int command_decode(int argc, char **argv)
     }
     gj2k_write_options write_options = {.warning = report_warning,
                                         .warning_user = (void *)output};
-    gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
+    gj2k_status status = split ? write_split_pnm(image, output, &write_options, &error)
+                               : gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose)
         printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), written to %s\n",
                input, image->x1 - image->x0, image->y1 - image->y0, image->num_components,

@@ -30,6 +30,7 @@ static const char *color_space_name(gj2k_color_space space)
     case GJ2K_COLOR_GRAY: return "greyscale";
     case GJ2K_COLOR_SRGB: return "sRGB";
     case GJ2K_COLOR_SYCC: return "sYCC";
+    case GJ2K_COLOR_ESYCC: return "e-sYCC";
     case GJ2K_COLOR_UNKNOWN: break;
     }
     return "unspecified";

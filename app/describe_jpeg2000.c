@@ -46,7 +46,8 @@ static void print_jp2_text(const jp2_file *jp2)
             printf("  colr: enumerated %u%s\n", c->enumerated,
                    c->enumerated == JP2_ENUM_SRGB ? " (sRGB)"
                    : c->enumerated == JP2_ENUM_GREYSCALE ? " (greyscale)"
-                   : c->enumerated == JP2_ENUM_SYCC ? " (sYCC)" : "");
+                   : c->enumerated == JP2_ENUM_SYCC ? " (sYCC)"
+                   : c->enumerated == JP2_ENUM_ESYCC ? " (e-sYCC)" : "");
         else
             printf("  colr: ICC profile of %zu bytes (method %u)\n", c->icc_profile_size, c->method);
     }

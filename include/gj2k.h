@@ -73,7 +73,8 @@ typedef enum gj2k_color_space {
     GJ2K_COLOR_UNKNOWN = 0,
     GJ2K_COLOR_GRAY,
     GJ2K_COLOR_SRGB,
-    GJ2K_COLOR_SYCC
+    GJ2K_COLOR_SYCC,
+    GJ2K_COLOR_ESYCC  /* e-sYCC (JPX enumerated colour space 24) */
 } gj2k_color_space;
 
 #define GJ2K_MAX_PRECISION 38     /* SIZ Ssiz allows 1..38 bits (Annex A.5.1) */
@@ -247,10 +248,13 @@ typedef struct gj2k_decode_options {
     const uint32_t *components; /* -c: indices of the components to keep; NULL = all */
     uint32_t num_components;
     unsigned threads;          /* -threads: 0 = every core */
-    /* Rendering after decoding (JP2 palette, channel definitions and colour
-     * space are always applied): */
+    /* Rendering after decoding. Unless raw_components is set, a JP2 file's
+     * palette, component mapping, channel definitions and colour space are
+     * applied, and sYCC and e-sYCC images are converted to sRGB (their
+     * subsampled colour components brought to full size first). */
+    bool raw_components;       /* --raw-components: the codestream's components as coded */
     bool upsample;             /* --upsample: subsampled components to full size */
-    bool force_rgb;            /* --force-rgb: grey, sYCC and ICC images to sRGB */
+    bool force_rgb;            /* --force-rgb: grey and ICC images to sRGB too */
     unsigned precision;        /* -p: every component to this many bits; 0 = keep */
     uint64_t max_samples;      /* refuse images of more samples; 0 = no fixed limit */
     bool allow_partial;        /* -allow-partial: decode an incomplete codestream (a tile-part

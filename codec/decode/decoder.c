@@ -433,13 +433,14 @@ static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_dec
                           gj2k_error *error)
 {
     gj2k_status status = GJ2K_OK;
-    if (jp2 != NULL)
+    if (jp2 != NULL && !options->raw_components)
         status = color_render_apply_jp2(image, jp2, options->warning, options->warning_user, error);
     if (status == GJ2K_OK && options->components != NULL)
         status = select_components(image, options->components, options->num_components, error);
     if (status == GJ2K_OK && options->upsample)
         status = color_render_upsample(image, error);
-    if (status == GJ2K_OK && options->force_rgb)
+    bool ycc = image->color_space == GJ2K_COLOR_SYCC || image->color_space == GJ2K_COLOR_ESYCC;
+    if (status == GJ2K_OK && (options->force_rgb || (ycc && !options->raw_components)))
         status = color_render_to_rgb(image, options->warning, options->warning_user, error);
     if (status == GJ2K_OK && options->precision != 0)
         status = color_render_set_precision(image, options->precision, COLOR_RENDER_KEEP_SIGN,

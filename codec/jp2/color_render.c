@@ -202,7 +202,7 @@ static bool interpretable(const jp2_color_spec *spec)
 {
     if (spec->method == JP2_COLOR_METHOD_ENUMERATED)
         return spec->enumerated == JP2_ENUM_SRGB || spec->enumerated == JP2_ENUM_GREYSCALE ||
-               spec->enumerated == JP2_ENUM_SYCC;
+               spec->enumerated == JP2_ENUM_SYCC || spec->enumerated == JP2_ENUM_ESYCC;
     return (spec->method == JP2_COLOR_METHOD_RESTRICTED_ICC ||
             spec->method == JP2_COLOR_METHOD_ANY_ICC) &&
            spec->icc_profile != NULL;
@@ -227,7 +227,8 @@ static gj2k_status apply_color(gj2k_image *image, const jp2_file *jp2, gj2k_warn
     if (chosen->method == JP2_COLOR_METHOD_ENUMERATED) {
         image->color_space = chosen->enumerated == JP2_ENUM_SRGB       ? GJ2K_COLOR_SRGB
                              : chosen->enumerated == JP2_ENUM_GREYSCALE ? GJ2K_COLOR_GRAY
-                                                                        : GJ2K_COLOR_SYCC;
+                             : chosen->enumerated == JP2_ENUM_SYCC      ? GJ2K_COLOR_SYCC
+                                                                        : GJ2K_COLOR_ESYCC;
         return gj2k_image_set_icc_profile(image, NULL, 0, error);
     }
     /* ICC.1 header: the data colour space signature is at bytes 16..19. */

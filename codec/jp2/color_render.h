@@ -28,7 +28,7 @@
  *  3. colour space: the first colr box this build can interpret (Annex I.5.3.3
  *     says readers use the first; a JPX file may put one we cannot use first,
  *     which is skipped with a warning). Enumerated 16 / 17 / 18 set SRGB /
- *     GRAY / SYCC and clear the ICC profile; methods 2 and 3 copy the profile
+ *     GRAY / SYCC, 24 (e-sYCC) ESYCC, and clear the ICC profile; methods 2 and 3 copy the profile
  *     into image->icc_profile and set GRAY for a 'GRAY' profile, else UNKNOWN.
  *  4. resolution: resd (display) when present, else resc (capture): the
  *     size the file asks a viewer to show, which is what image files record.
@@ -61,7 +61,7 @@ gj2k_status color_render_upsample(gj2k_image *image, gj2k_error *error);
  *    precision, unsigned. Needs a build with GJ2K_HAVE_LCMS2, else
  *    GJ2K_ERROR_UNSUPPORTED. The profile is dropped.
  *  - GRAY, or UNKNOWN with fewer than 3 colour components: R = G = B = grey.
- *  - SYCC: R = Y + 1.402 Cr', G = Y - 0.344136 Cb' - 0.714136 Cr',
+ *  - SYCC and ESYCC: R = Y + 1.402 Cr', G = Y - 0.344136 Cb' - 0.714136 Cr',
  *    B = Y + 1.772 Cb' (IEC 61966-2-1 Amd. 1), where Cb' = Cb - 2^(p-1) for
  *    unsigned p-bit chroma (Cb itself when signed), scaled to Y's precision;
  *    a signed Y is offset by 2^(p-1). Rounded to nearest, clamped to

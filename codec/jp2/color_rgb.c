@@ -96,7 +96,9 @@ static bool same_geometry(const gj2k_component *a, const gj2k_component *b)
            a->width == b->width && a->height == b->height;
 }
 
-/* sYCC to sRGB (IEC 61966-2-1 Amd. 1, clause 4.1), all three of one geometry. */
+/* sYCC to sRGB (IEC 61966-2-1 Amd. 1, clause 4.1), all three of one geometry.
+ * e-sYCC uses the same matrix over an extended range, which
+ * the clamp to [0, 2^p - 1] ends. */
 static gj2k_status sycc_to_rgb(const gj2k_image *image, const uint32_t colors[3],
                                gj2k_component rgb[3], gj2k_error *error)
 {
@@ -165,7 +167,9 @@ gj2k_status color_render_to_rgb(gj2k_image *image, gj2k_warning_fn warning, void
         source = SOURCE_GREY;
         needed = 1;
     } else {
-        source = image->color_space == GJ2K_COLOR_SYCC ? SOURCE_SYCC : SOURCE_RGB;
+        source = image->color_space == GJ2K_COLOR_SYCC || image->color_space == GJ2K_COLOR_ESYCC
+                     ? SOURCE_SYCC
+                     : SOURCE_RGB;
         needed = 3;
         if (num_colors < 3) {
             gj2k_warn(warning, warning_user,

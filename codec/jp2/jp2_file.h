@@ -39,6 +39,7 @@
 #define JP2_ENUM_SRGB 16
 #define JP2_ENUM_GREYSCALE 17
 #define JP2_ENUM_SYCC 18
+#define JP2_ENUM_ESYCC 24 /* e-sYCC: a JPX value (T.801 Annex M) that JP2 files carry too */
 
 /* cdef Typ and Asoc (Annex I.5.3.6, Tables I.18 and I.19). */
 #define JP2_CHANNEL_COLOR 0

@@ -125,7 +125,8 @@ static uint32_t colors_of_space(const gj2k_image *image, uint32_t color_componen
     switch (image->color_space) {
     case GJ2K_COLOR_GRAY: return 1;
     case GJ2K_COLOR_SRGB:
-    case GJ2K_COLOR_SYCC: return 3;
+    case GJ2K_COLOR_SYCC:
+    case GJ2K_COLOR_ESYCC: return 3;
     case GJ2K_COLOR_UNKNOWN: break;
     }
     return color_components < 3 ? 1 : 3;
@@ -196,6 +197,7 @@ static gj2k_status describe_color(jp2_file *out, const gj2k_image *image, gj2k_e
     case GJ2K_COLOR_GRAY: spec->enumerated = JP2_ENUM_GREYSCALE; break;
     case GJ2K_COLOR_SRGB: spec->enumerated = JP2_ENUM_SRGB; break;
     case GJ2K_COLOR_SYCC: spec->enumerated = JP2_ENUM_SYCC; break;
+    case GJ2K_COLOR_ESYCC: spec->enumerated = JP2_ENUM_ESYCC; break;
     case GJ2K_COLOR_UNKNOWN: {
         uint32_t color_components = 0;
         for (uint32_t c = 0; c < image->num_components; c++)

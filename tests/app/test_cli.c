@@ -8,90 +8,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "cli_test_support.h"
 #include "gj2k.h"
 #include "test_harness.h"
-
-typedef struct run_result {
-    int exit_code;
-    char out[16384];
-    char err[4096];
-} run_result;
-
-static void read_text(const char *path, char *text, size_t size)
-{
-    text[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return;
-    size_t n = fread(text, 1, size - 1, f);
-    text[n] = '\0';
-    fclose(f);
-}
-
-/* Runs `gj2k ARGS` through the shell, capturing both streams. */
-static void run_gj2k(run_result *r, const char *args)
-{
-    char out_path[512], err_path[512], command[4096];
-    snprintf(out_path, sizeof out_path, "%s/stdout.txt", test_temp_dir());
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", test_temp_dir());
-    snprintf(command, sizeof command, "'%s' %s >'%s' 2>'%s' </dev/null", GJ2K_PROGRAM, args,
-             out_path, err_path);
-    int status = system(command);
-    r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-    read_text(out_path, r->out, sizeof r->out);
-    read_text(err_path, r->err, sizeof r->err);
-    remove(out_path);
-    remove(err_path);
-}
-
-static int count_lines(const char *text)
-{
-    int lines = 0;
-    for (; *text; text++)
-        lines += *text == '\n';
-    return lines;
-}
-
-static bool file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* Number of entries in the temporary directory (stdout/stderr files are removed). */
-static int temp_entries(void)
-{
-    DIR *dir = opendir(test_temp_dir());
-    int count = 0;
-    for (struct dirent *e; dir && (e = readdir(dir)) != NULL;)
-        count += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (dir)
-        closedir(dir);
-    return count;
-}
-
-static gj2k_image *read_image(const char *path)
-{
-    gj2k_image *image = NULL;
-    gj2k_error error = {0};
-    if (gj2k_image_read_file(path, NULL, &image, &error) != GJ2K_OK)
-        fprintf(stderr, "cannot read %s: %s\n", path, error.message);
-    return image;
-}
-
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a == NULL || b == NULL || a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *ca = &a->components[c], *cb = &b->components[c];
-        if (ca->width != cb->width || ca->height != cb->height || ca->precision != cb->precision ||
-            ca->is_signed != cb->is_signed ||
-            memcmp(ca->samples, cb->samples, sizeof(int32_t) * ca->width * ca->height) != 0)
-            return false;
-    }
-    return true;
-}
 
 /* 3x2 big-endian 12-bit signed samples of one component (-F 3,2,1,12,s) and
  * what they read as. */
@@ -179,36 +98,6 @@ static void missing_values(void)
 }
 
 /* ------------------------------------------------------------ encode */
-
-/* Writes a deterministic test image (smooth gradients plus noise, so that
- * lossy coding has something to lose) of `components` components of
- * `precision` bits to `path` with the library; returns it, or NULL. */
-static gj2k_image *write_test_image(const char *path, uint32_t width, uint32_t height,
-                                    uint32_t components, uint32_t precision)
-{
-    gj2k_component_info info[4];
-    for (uint32_t c = 0; c < components; c++)
-        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = precision};
-    gj2k_image *image = NULL;
-    gj2k_error error = {0};
-    if (gj2k_image_create(&image, 0, 0, width, height, components, info, &error) != GJ2K_OK)
-        return NULL;
-    uint32_t noise = 2024, max = (1u << precision) - 1;
-    for (uint32_t c = 0; c < components; c++)
-        for (uint32_t y = 0; y < height; y++)
-            for (uint32_t x = 0; x < width; x++) {
-                noise = noise * 1664525u + 1013904223u;
-                uint32_t smooth = (x * 7 + y * 5 + c * 40) * max / (7 * width + 5 * height + 120);
-                uint32_t v = smooth + (noise >> 27) * max / 255;
-                image->components[c].samples[(size_t)y * width + x] = (int32_t)(v > max ? max : v);
-            }
-    if (gj2k_image_write_file(image, path, NULL, &error) != GJ2K_OK) {
-        fprintf(stderr, "cannot write %s: %s\n", path, error.message);
-        gj2k_image_destroy(image);
-        return NULL;
-    }
-    return image;
-}
 
 static long file_size(const char *path)
 {
@@ -506,137 +395,6 @@ static void encode_rejects_without_output(void)
     CHECK(strstr(r.out, "lossless (bit-exact)") != NULL);
 }
 
-/* A conformance codestream decodes to its reference; -r, -c and -d change
- * the output as opj_decompress's do; damaged input fails cleanly. */
-static void decode_options(void)
-{
-    char input[1024], reference[1024], args[4096], out[1024];
-    snprintf(input, sizeof input, "%s", test_shared_path("conformance/input/p0_09.j2k"));
-    snprintf(reference, sizeof reference, "%s",
-             test_shared_path("conformance/baseline/c1p0_09_0.pgx"));
-    snprintf(out, sizeof out, "%s/out.pgx", test_temp_dir());
-    run_result r;
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", input, out);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    snprintf(out, sizeof out, "%s/out_0.pgx", test_temp_dir());
-    gj2k_image *decoded = read_image(out), *expected = read_image(reference);
-    CHECK(same_samples(decoded, expected));
-    uint32_t width = decoded ? decoded->components[0].width : 0;
-    uint32_t height = decoded ? decoded->components[0].height : 0;
-    gj2k_image_destroy(decoded);
-    gj2k_image_destroy(expected);
-
-    snprintf(out, sizeof out, "%s/half.pgm", test_temp_dir());
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -r 1 -threads 2", input, out);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    decoded = read_image(out);
-    REQUIRE(decoded != NULL);
-    CHECK_EQ(decoded->components[0].width, (width + 1) / 2);
-    CHECK_EQ(decoded->components[0].height, (height + 1) / 2);
-    gj2k_image_destroy(decoded);
-
-    snprintf(out, sizeof out, "%s/region.pgm", test_temp_dir());
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -d 3,5,20,17", input, out);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    decoded = read_image(out);
-    REQUIRE(decoded != NULL);
-    CHECK_EQ(decoded->components[0].width, width - 3); /* clipped to the image's right edge */
-    CHECK_EQ(decoded->components[0].height, 12);
-    gj2k_image_destroy(decoded);
-
-    /* Bad options and a truncated header: one line, no output. */
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm' -r 40", input, test_temp_dir());
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 2);
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm' -c 5", input, test_temp_dir());
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 1);
-    CHECK_EQ(count_lines(r.err), 1);
-    char cut[1024];
-    snprintf(cut, sizeof cut, "%s/cut.j2k", test_temp_dir());
-    FILE *f = fopen(cut, "wb"), *in = fopen(input, "rb");
-    REQUIRE(f != NULL && in != NULL);
-    char head[20];
-    size_t n = fread(head, 1, sizeof head, in);
-    fwrite(head, 1, n, f);
-    fclose(f);
-    fclose(in);
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm'", cut, test_temp_dir());
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 1);
-    CHECK_EQ(count_lines(r.err), 1);
-    snprintf(out, sizeof out, "%s/x.pgm", test_temp_dir());
-    CHECK(!file_exists(out));
-}
-
-/* Writes the first `size` bytes of `data` to `path`. */
-static bool write_prefix(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
-/* A JP2 cut inside its first tile-part, or in the middle of its tile data,
- * fails with one line naming what is missing and -allow-partial, and leaves
- * an existing output as it was; with -allow-partial it decodes, warning. */
-static void decode_incomplete_needs_allow_partial(void)
-{
-    char source[1024], whole[1024], cut[1024], out[1024], args[4096];
-    snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
-    snprintf(whole, sizeof whole, "%s/whole.jp2", test_temp_dir());
-    snprintf(cut, sizeof cut, "%s/cut.jp2", test_temp_dir());
-    snprintf(out, sizeof out, "%s/out.ppm", test_temp_dir());
-    gj2k_image *image = write_test_image(source, 96, 64, 3, 8);
-    REQUIRE(image != NULL);
-    gj2k_image_destroy(image);
-    run_result r;
-    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, whole);
-    run_gj2k(&r, args);
-    REQUIRE(r.exit_code == 0);
-    size_t size = 0;
-    uint8_t *data = test_read_file(whole, &size);
-    REQUIRE(data != NULL);
-    size_t sod = 0; /* the first SOD marker: the tile data starts after it */
-    for (size_t i = 0; i + 1 < size && sod == 0; i++)
-        if (data[i] == 0xFF && data[i + 1] == 0x93)
-            sod = i;
-    REQUIRE(sod != 0 && sod + 4 < size / 2);
-    const size_t cuts[] = {sod - 2, sod + 3, size / 2};
-    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
-        REQUIRE(write_prefix(cut, data, cuts[k]));
-        REQUIRE(write_prefix(out, (const uint8_t *)"sentinel", 8));
-        snprintf(args, sizeof args, "decode -i '%s' -o '%s'", cut, out);
-        run_gj2k(&r, args);
-        CHECK_EQ(r.exit_code, 1);
-        CHECK_EQ(count_lines(r.err), 1);
-        CHECK(strstr(r.err, "cut.jp2") != NULL && strstr(r.err, "incomplete codestream") != NULL &&
-              strstr(r.err, "-allow-partial") != NULL);
-        size_t kept = 0;
-        uint8_t *left = test_read_file(out, &kept);
-        CHECK(left != NULL && kept == 8 && memcmp(left, "sentinel", 8) == 0);
-        free(left);
-        CHECK_EQ(temp_entries(), 4); /* source, whole, cut and out: no temporary file */
-        for (int spelling = 0; spelling < 2; spelling++) {
-            snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", cut, out,
-                     spelling ? "--allow-partial" : "-allow-partial");
-            run_gj2k(&r, args);
-            CHECK_EQ(r.exit_code, 0);
-            CHECK(strstr(r.err, "warning") != NULL);
-            gj2k_image *partial = read_image(out);
-            CHECK(partial != NULL && partial->num_components == 3 &&
-                  partial->components[0].width == 96 && partial->components[0].height == 64);
-            gj2k_image_destroy(partial);
-        }
-    }
-    free(data);
-}
-
 /* PPM -> each writable format -> PPM keeps every sample; PGX splits components. */
 static void convert_round_trip_formats(void)
 {
@@ -804,8 +562,6 @@ static const test_case cases[] = {
     {"encode_lossy_report", encode_lossy_report},
     {"encode_options_reach_codestream", encode_options_reach_codestream},
     {"encode_rejects_without_output", encode_rejects_without_output},
-    {"decode_options", decode_options},
-    {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
     {"convert_round_trip_formats", convert_round_trip_formats},
     {"convert_raw_geometry", convert_raw_geometry},
     {"convert_rejects_bad_input_without_output", convert_rejects_bad_input_without_output},

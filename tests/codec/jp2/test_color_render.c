@@ -276,6 +276,26 @@ static void sycc_to_rgb_values(void)
     CHECK_EQ(sample(image, 1, 6), 71);  /* 100 - 0.714136 * 40 = 71.43 */
     CHECK_EQ(sample(image, 2, 7), 100);
     gj2k_image_destroy(image);
+
+    /* e-sYCC: colr enumeration 24 is interpreted, and rendered with the
+     * same matrix as sYCC. */
+    image = make_image(0, 0, 5, 1, 3, 8, false, NULL, NULL);
+    REQUIRE(image != NULL);
+    jp2_color_spec esycc = {.method = 1, .enumerated = 24};
+    jp2_file jp2 = {.colors = &esycc, .num_colors = 1,
+                    .header = {.height = 1, .width = 5, .num_components = 3,
+                               .bits_per_component = 7}};
+    REQUIRE(color_render_apply_jp2(image, &jp2, NULL, NULL, &error) == GJ2K_OK);
+    CHECK(image->color_space == GJ2K_COLOR_ESYCC);
+    set_ycc(image, 0, 128, 128, 128);
+    set_ycc(image, 3, 100, 200, 50);
+    set_ycc(image, 4, 255, 255, 255);
+    REQUIRE(color_render_to_rgb(image, NULL, NULL, &error) == GJ2K_OK);
+    CHECK(image->color_space == GJ2K_COLOR_SRGB);
+    CHECK(sample(image, 0, 0) == 128 && sample(image, 1, 0) == 128 && sample(image, 2, 0) == 128);
+    CHECK(sample(image, 0, 3) == 0 && sample(image, 1, 3) == 131 && sample(image, 2, 3) == 228);
+    CHECK(sample(image, 0, 4) == 255 && sample(image, 1, 4) == 121 && sample(image, 2, 4) == 255);
+    gj2k_image_destroy(image);
 }
 
 /* Grey -> three equal components; opacity passes through; sRGB untouched. */

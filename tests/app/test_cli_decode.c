@@ -1,0 +1,208 @@
+/* test_cli_decode.c - `gj2k decode` as a user runs it: opj_decompress's
+ * options, incomplete codestreams, the colours the peers render, and
+ * outputs refused before decoding. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test_support.h"
+#include "gj2k.h"
+#include "test_harness.h"
+
+/* A conformance codestream decodes to its reference; -r, -c and -d change
+ * the output as opj_decompress's do; damaged input fails cleanly. */
+static void decode_options(void)
+{
+    char input[1024], reference[1024], args[4096], out[1024];
+    snprintf(input, sizeof input, "%s", test_shared_path("conformance/input/p0_09.j2k"));
+    snprintf(reference, sizeof reference, "%s",
+             test_shared_path("conformance/baseline/c1p0_09_0.pgx"));
+    snprintf(out, sizeof out, "%s/out.pgx", test_temp_dir());
+    run_result r;
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", input, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(out, sizeof out, "%s/out_0.pgx", test_temp_dir());
+    gj2k_image *decoded = read_image(out), *expected = read_image(reference);
+    CHECK(same_samples(decoded, expected));
+    uint32_t width = decoded ? decoded->components[0].width : 0;
+    uint32_t height = decoded ? decoded->components[0].height : 0;
+    gj2k_image_destroy(decoded);
+    gj2k_image_destroy(expected);
+
+    snprintf(out, sizeof out, "%s/half.pgm", test_temp_dir());
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -r 1 -threads 2", input, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    decoded = read_image(out);
+    REQUIRE(decoded != NULL);
+    CHECK_EQ(decoded->components[0].width, (width + 1) / 2);
+    CHECK_EQ(decoded->components[0].height, (height + 1) / 2);
+    gj2k_image_destroy(decoded);
+
+    snprintf(out, sizeof out, "%s/region.pgm", test_temp_dir());
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -d 3,5,20,17", input, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    decoded = read_image(out);
+    REQUIRE(decoded != NULL);
+    CHECK_EQ(decoded->components[0].width, width - 3); /* clipped to the image's right edge */
+    CHECK_EQ(decoded->components[0].height, 12);
+    gj2k_image_destroy(decoded);
+
+    /* Bad options and a truncated header: one line, no output. */
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm' -r 40", input, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm' -c 5", input, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK_EQ(count_lines(r.err), 1);
+    char cut[1024];
+    snprintf(cut, sizeof cut, "%s/cut.j2k", test_temp_dir());
+    FILE *f = fopen(cut, "wb"), *in = fopen(input, "rb");
+    REQUIRE(f != NULL && in != NULL);
+    char head[20];
+    size_t n = fread(head, 1, sizeof head, in);
+    fwrite(head, 1, n, f);
+    fclose(f);
+    fclose(in);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/x.pgm'", cut, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK_EQ(count_lines(r.err), 1);
+    snprintf(out, sizeof out, "%s/x.pgm", test_temp_dir());
+    CHECK(!file_exists(out));
+}
+
+/* A JP2 cut inside its first tile-part, or in the middle of its tile data,
+ * fails with one line naming what is missing and -allow-partial, and leaves
+ * an existing output as it was; with -allow-partial it decodes, warning. */
+static void decode_incomplete_needs_allow_partial(void)
+{
+    char source[1024], whole[1024], cut[1024], out[1024], args[4096];
+    snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
+    snprintf(whole, sizeof whole, "%s/whole.jp2", test_temp_dir());
+    snprintf(cut, sizeof cut, "%s/cut.jp2", test_temp_dir());
+    snprintf(out, sizeof out, "%s/out.ppm", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 96, 64, 3, 8);
+    REQUIRE(image != NULL);
+    gj2k_image_destroy(image);
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, whole);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    size_t size = 0;
+    uint8_t *data = test_read_file(whole, &size);
+    REQUIRE(data != NULL);
+    size_t sod = 0; /* the first SOD marker: the tile data starts after it */
+    for (size_t i = 0; i + 1 < size && sod == 0; i++)
+        if (data[i] == 0xFF && data[i + 1] == 0x93)
+            sod = i;
+    REQUIRE(sod != 0 && sod + 4 < size / 2);
+    const size_t cuts[] = {sod - 2, sod + 3, size / 2};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        REQUIRE(write_prefix(cut, data, cuts[k]));
+        REQUIRE(write_prefix(out, (const uint8_t *)"sentinel", 8));
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s'", cut, out);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 1);
+        CHECK_EQ(count_lines(r.err), 1);
+        CHECK(strstr(r.err, "cut.jp2") != NULL && strstr(r.err, "incomplete codestream") != NULL &&
+              strstr(r.err, "-allow-partial") != NULL);
+        size_t kept = 0;
+        uint8_t *left = test_read_file(out, &kept);
+        CHECK(left != NULL && kept == 8 && memcmp(left, "sentinel", 8) == 0);
+        free(left);
+        CHECK_EQ(temp_entries(), 4); /* source, whole, cut and out: no temporary file */
+        for (int spelling = 0; spelling < 2; spelling++) {
+            snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", cut, out,
+                     spelling ? "--allow-partial" : "-allow-partial");
+            run_gj2k(&r, args);
+            CHECK_EQ(r.exit_code, 0);
+            CHECK(strstr(r.err, "warning") != NULL);
+            gj2k_image *partial = read_image(out);
+            CHECK(partial != NULL && partial->num_components == 3 &&
+                  partial->components[0].width == 96 && partial->components[0].height == 64);
+            gj2k_image_destroy(partial);
+        }
+    }
+    free(data);
+}
+
+/* An sYCC JP2 with 4:2:0 chroma (subsampling_1.jp2) renders as RGB by
+ * default, as the peers render it; --raw-components keeps the coded
+ * components at their own sizes (PGX, -split-pnm), and an output that cannot
+ * be written is refused before anything is decoded. */
+static void decode_renders_like_the_peers(void)
+{
+    const char *input = test_shared_path("conformance/input/subsampling_1.jp2");
+    if (!file_exists(input))
+        test_skip("the shared conformance files are missing");
+    char out[1024], args[4096];
+    run_result r;
+    snprintf(out, sizeof out, "%s/rgb.ppm", test_temp_dir());
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", input, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    gj2k_image *rgb = read_image(out), *rendered = NULL;
+    gj2k_decode_options options = {.force_rgb = true, .upsample = true};
+    gj2k_error error = {0};
+    REQUIRE(gj2k_decode_file(input, &options, &rendered, &error) == GJ2K_OK);
+    CHECK(rendered->color_space == GJ2K_COLOR_SRGB);
+    CHECK(rgb != NULL && rgb->num_components == 3 && same_samples(rgb, rendered));
+    gj2k_image_destroy(rgb);
+
+    /* The coded components: Y at 1280x1024, Cb and Cr at 640x512. */
+    const uint32_t widths[3] = {1280, 640, 640}, heights[3] = {1024, 512, 512};
+    gj2k_decode_options raw_options = {.raw_components = true};
+    gj2k_image *raw = NULL;
+    REQUIRE(gj2k_decode_file(input, &raw_options, &raw, &error) == GJ2K_OK);
+    REQUIRE(raw->num_components == 3);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/raw.pgx' --raw-components", input,
+             test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/split.pgm' -split-pnm --raw-components",
+             input, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    for (uint32_t c = 0; c < 3; c++) {
+        CHECK(raw->components[c].width == widths[c] && raw->components[c].height == heights[c]);
+        const char *names[2] = {"raw", "split"}, *extensions[2] = {"pgx", "pgm"};
+        for (int k = 0; k < 2; k++) {
+            snprintf(out, sizeof out, "%s/%s_%u.%s", test_temp_dir(), names[k], c, extensions[k]);
+            gj2k_image *one = read_image(out);
+            CHECK(one != NULL && one->num_components == 1);
+            if (one != NULL) {
+                gj2k_image view = *raw;
+                view.num_components = 1;
+                view.components = &raw->components[c];
+                CHECK(same_samples(one, &view));
+            }
+            gj2k_image_destroy(one);
+        }
+    }
+    gj2k_image_destroy(raw);
+    gj2k_image_destroy(rendered);
+
+    /* Refused before decoding: an unknown format, -split-pnm without PNM. */
+    int entries = temp_entries();
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/out.xyz'", input, test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "out.xyz") != NULL && count_lines(r.err) == 1);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s/out.png' -split-pnm", input,
+             test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK_EQ(temp_entries(), entries);
+}
+
+static const test_case cases[] = {
+    {"decode_options", decode_options},
+    {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
+    {"decode_renders_like_the_peers", decode_renders_like_the_peers},
+};
+
+TEST_MAIN(cases)
