@@ -116,7 +116,7 @@ static gj2k_status forward_97(void *p, const bench_setup *s)
 
 static gj2k_status inverse_97(void *p, const bench_setup *s)
 {
-    return dwt_inverse_97(p, s->width, plane_rect(s), s->levels);
+    return dwt_inverse_97_interop(p, s->width, plane_rect(s), s->levels);
 }
 
 /* Quantizes with step 1/2 into the scratch indices and reconstructs (r = 1/2). */

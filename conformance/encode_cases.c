@@ -514,16 +514,18 @@ static void add_component_cases(case_list *list)
     }
 }
 
-/* Precision 1..24 (the encoder's range), unsigned and signed, and the guard
- * bits. opj_compress reads raw samples of at most 16 bits. */
+/* Precision 1..24 (the encoder's range), unsigned and signed, three
+ * components (the component transform) up to 16 bits, and the guard bits.
+ * opj_compress reads raw samples of 1, 8, 12 and 16 bits here (2, 5, 10 and
+ * 14 it refuses: "Unable to load raw"). */
 static void add_precision_cases(case_list *list)
 {
-    static const uint32_t precisions[] = {1, 2, 5, 8, 12, 16, 20, 24};
+    static const uint32_t precisions[] = {1, 2, 5, 8, 10, 12, 14, 16, 20, 24};
     for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++) {
         for (unsigned is_signed = 0; is_signed <= 1; is_signed++) {
             for (unsigned irreversible = 0; irreversible <= 1; irreversible++) {
                 uint32_t p = precisions[i];
-                image_spec image = image_of(90, 70, p >= 12 ? 1 : 3, p);
+                image_spec image = image_of(90, 70, p > 16 ? 1 : 3, p);
                 image.is_signed = is_signed;
                 encode_case *c = add_case(list, &image, "precision-%u-%s-%s", (unsigned)p,
                                           is_signed ? "signed" : "unsigned",
@@ -531,7 +533,7 @@ static void add_precision_cases(case_list *list)
                 if (c == NULL)
                     return;
                 c->options.irreversible = irreversible;
-                c->reverse = p != 2 && p != 5 && p <= 16;
+                c->reverse = p == 1 || p == 8 || p == 12 || p == 16;
                 c->quick = p == 16 || (p == 1 && !is_signed);
             }
         }

@@ -63,6 +63,10 @@ void dwt_forward_53_line(int32_t *line, uint32_t i0, uint32_t i1, int32_t *scrat
 void dwt_inverse_53_line(int32_t *line, uint32_t i0, uint32_t i1, int32_t *scratch);
 void dwt_forward_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch);
 void dwt_inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch);
+/* The inverse as OpenJPEG and Grok compute it (DWT97_INV_K_INTEROP for 1/K):
+ * what the decoder uses, so that gj2k decodes a 9/7 codestream to the
+ * samples they decode it to. */
+void dwt_inverse_97_interop_line(float *line, uint32_t i0, uint32_t i1, float *scratch);
 
 /* Multi-level 2-D transforms (Annex F.4.2 2D_SD: columns, then rows, at each
  * level; Annex F.3.2 2D_SR: rows, then columns). `levels` may be 0..32; a
@@ -72,6 +76,7 @@ gj2k_status dwt_forward_53(int32_t *data, size_t stride, dwt_rect tile, unsigned
 gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels);
 gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
+gj2k_status dwt_inverse_97_interop(float *data, size_t stride, dwt_rect tile, unsigned levels);
 
 /* The squared L2 norm of the synthesis of one coefficient of band `band`
  * at decomposition level `level` (1..32; level 0 is the samples: 1): the
@@ -87,5 +92,11 @@ double dwt_synthesis_energy(bool reversible, unsigned level, dwt_band band);
 #define DWT97_DELTA (0.443506852043971f)
 #define DWT97_K (1.230174104914001f)
 #define DWT97_INV_K (1.0f / 1.230174104914001f)
+/* 1/K as OpenJPEG's and Grok's synthesis apply it: 13318 / 2^14, a 13-bit
+ * fixed-point value of 1/K (their high band is scaled by 2/K = 13318 / 2^13
+ * against steps without the band's gain, which is the same in binary32).
+ * It is 3.3e-5 smaller than 1/K: at 16 bits that moves samples by up to 3,
+ * so the decoder uses it to decode as they do (docs/numerics.md). */
+#define DWT97_INV_K_INTEROP (0x1.a03p-1f)
 
 #endif

@@ -172,6 +172,7 @@ static size_t scratch_elements(size_t w, size_t h)
 
 DWT_DEFINE_LEVEL(53, int32_t, dwt_forward_53_line, dwt_inverse_53_line)
 DWT_DEFINE_LEVEL(97, float, dwt_forward_97_line, dwt_inverse_97_line)
+DWT_DEFINE_LEVEL(97_interop, float, dwt_forward_97_line, dwt_inverse_97_interop_line)
 
 gj2k_status dwt_forward_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
 {
@@ -191,4 +192,9 @@ gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned l
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
     return transform_97(data, stride, tile, levels, false);
+}
+
+gj2k_status dwt_inverse_97_interop(float *data, size_t stride, dwt_rect tile, unsigned levels)
+{
+    return transform_97_interop(data, stride, tile, levels, false);
 }

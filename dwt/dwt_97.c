@@ -73,7 +73,10 @@ void dwt_forward_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
     memcpy(line + nl, hi, nh * sizeof *line);
 }
 
-void dwt_inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
+/* The inverse, the high-pass band scaled by `inverse_k` (1/K, or the
+ * decoders' value of it: DWT97_INV_K_INTEROP). */
+static void inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch,
+                            float inverse_k)
 {
     if (i1 <= i0)
         return;
@@ -90,7 +93,7 @@ void dwt_inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
     memcpy(hi, line + nl, nh * sizeof *line);
     /* F.3.8.2, steps 1 to 6: the scaling by K and 1/K, then delta, gamma, beta, alpha. */
     scale(lo, nl, DWT97_K);
-    scale(hi, nh, DWT97_INV_K);
+    scale(hi, nh, inverse_k);
     lift_even(lo, nl, hi, nh, s, -DWT97_DELTA);
     lift_odd(hi, nh, lo, nl, s, -DWT97_GAMMA);
     lift_even(lo, nl, hi, nh, s, -DWT97_BETA);
@@ -99,4 +102,14 @@ void dwt_inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
         line[2 * l + s] = lo[l];
     for (size_t h = 0; h < nh; h++)
         line[2 * h + 1 - s] = hi[h];
+}
+
+void dwt_inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
+{
+    inverse_97_line(line, i0, i1, scratch, DWT97_INV_K);
+}
+
+void dwt_inverse_97_interop_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
+{
+    inverse_97_line(line, i0, i1, scratch, DWT97_INV_K_INTEROP);
 }

@@ -135,7 +135,8 @@ template <> struct Filter<k97> {
     static __device__ __forceinline__ T scale_low_forward(T x) { return x * DWT97_INV_K; }
     static __device__ __forceinline__ T scale_high_forward(T x) { return x * DWT97_K; }
     static __device__ __forceinline__ T scale_low_inverse(T x) { return x * DWT97_K; }
-    static __device__ __forceinline__ T scale_high_inverse(T x) { return x * DWT97_INV_K; }
+    /* Decoding only: 1/K as the CPU decoder applies it (dwt.h). */
+    static __device__ __forceinline__ T scale_high_inverse(T x) { return x * DWT97_INV_K_INTEROP; }
     static __device__ __forceinline__ T lone_forward(T x) { return x * 2.0f; }
     static __device__ __forceinline__ T lone_inverse(T x) { return x * 0.5f; }
 };

@@ -330,7 +330,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
         if (reversible)
             dwt_inverse_53(cpu[c], stride, r, levels);
         else
-            dwt_inverse_97(floats[c], stride, r, levels);
+            dwt_inverse_97_interop(floats[c], stride, r, levels);
     }
     if (mct && reversible)
         rct_inverse(cpu[0], cpu[1], cpu[2], n);
