@@ -346,21 +346,27 @@ static gj2k_status read_channel_definition(const jp2_reader *r, const jp2_box *b
     f->channels = malloc(count * sizeof *f->channels);
     if (f->channels == NULL)
         return gj2k_fail(r->error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory for cdef");
-    f->num_channels = count;
+    f->num_channels = 0;
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *q = p + 2 + 6 * (size_t)i;
-        f->channels[i] = (jp2_channel_definition){get_u16(q), get_u16(q + 2), get_u16(q + 4)};
-        uint16_t type = f->channels[i].type;
-        if (type > JP2_CHANNEL_PREMULTIPLIED_OPACITY && type != JP2_CHANNEL_UNSPECIFIED) {
+        jp2_channel_definition def = {get_u16(q), get_u16(q + 2), get_u16(q + 4)};
+        if (def.type > JP2_CHANNEL_PREMULTIPLIED_OPACITY && def.type != JP2_CHANNEL_UNSPECIFIED) {
             gj2k_warn(r->warning, r->warning_user,
                       "JP2: cdef channel %u has reserved type %u, taken as unspecified",
-                      f->channels[i].channel, type);
-            f->channels[i].type = JP2_CHANNEL_UNSPECIFIED;
+                      def.channel, def.type);
+            def.type = JP2_CHANNEL_UNSPECIFIED;
         }
-        for (uint32_t j = 0; j < i; j++)
-            if (f->channels[j].channel == f->channels[i].channel)
-                return gj2k_fail(r->error, GJ2K_ERROR_MALFORMED,
-                                 "JP2: cdef describes channel %u twice", f->channels[i].channel);
+        /* A channel described again (I.5.3.6 allows one description): the
+         * first stands, with a warning (OpenJPEG and Grok decode such files). */
+        bool repeated = false;
+        for (uint32_t j = 0; j < f->num_channels && !repeated; j++)
+            repeated = f->channels[j].channel == def.channel;
+        if (repeated)
+            gj2k_warn(r->warning, r->warning_user,
+                      "JP2: cdef describes channel %u again (the first description is kept)",
+                      def.channel);
+        else
+            f->channels[f->num_channels++] = def;
     }
     return GJ2K_OK;
 }
