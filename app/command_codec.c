@@ -7,6 +7,7 @@
 #include "gj2k.h"
 
 #include "commands.h"
+#include "interrupt.h"
 #include "options.h"
 
 static const option_spec decode_options[] = {
@@ -253,7 +254,8 @@ int command_decode(int argc, char **argv)
         return 1;
     }
     gj2k_write_options write_options = {.warning = report_warning,
-                                        .warning_user = (void *)output};
+                                        .warning_user = (void *)output,
+                                        .temporary = interrupt_temporary};
     gj2k_status status = split ? write_split_pnm(image, output, &write_options, &error)
                                : gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose)

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "gj2k.h"
+#include "interrupt.h"
 #include "options.h"
 
 static const option_spec convert_options[] = {
@@ -127,7 +128,8 @@ int command_convert(int argc, char **argv)
         report_error("%s", error.message);
         return 1;
     }
-    gj2k_write_options write_options = {.warning = report_warning, .warning_user = (void *)output};
+    gj2k_write_options write_options = {.warning = report_warning, .warning_user = (void *)output,
+                                        .temporary = interrupt_temporary};
     gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose) {
         describe(input, image);

@@ -13,6 +13,7 @@
 #include "gj2k.h"
 #include "image_compare.h"
 #include "image_formats.h" /* file_read_all, file_write_whole */
+#include "interrupt.h"
 #include "options.h"
 #include "parallel_pool.h"  /* parallel_thread_count */
 
@@ -576,7 +577,8 @@ int command_encode(int argc, char **argv)
         report_error("%s: %s", request.output, error.message);
     if (done && request.verbose)
         done = measure(&request, image, data, size, &difference);
-    if (done && file_write_whole(request.output, data, size, &error) != GJ2K_OK) {
+    gj2k_write_options write_options = {.temporary = interrupt_temporary};
+    if (done && file_write_whole(request.output, data, size, &write_options, &error) != GJ2K_OK) {
         report_error("%s", error.message);
         done = false;
     }

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "gj2k.h"
+#include "interrupt.h"
 #include "options.h"
 
 static const struct {
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
         print_usage();
         return EXIT_USAGE;
     }
+    interrupt_install();
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
         print_version();

@@ -298,7 +298,7 @@ static void run_forward(const settings *s, const encode_case *c, const gj2k_imag
     if (gj2k_encode_memory(source, &options, &data, &size, &report, &error) != GJ2K_OK)
         verdict_fail(&v, "gj2k cannot encode it: %s (%s)", error.message,
                      gj2k_status_name(error.status));
-    else if (file_write_whole(path, data, size, &error) != GJ2K_OK)
+    else if (file_write_whole(path, data, size, NULL, &error) != GJ2K_OK)
         verdict_fail(&v, "%s", error.message);
     if (!v.failed) {
         encode_headers_check(c, source, data, size, &report, &v);

@@ -472,7 +472,7 @@ static void check_file(const settings *s, const char *dir, const char *name, tal
         text(extracted, sizeof extracted, "%s/in.j2c", s->dir);
         if (!find_jp2c(data, size, &offset, &cs_size))
             text(why, sizeof why, "no jp2c box found");
-        else if (file_write_whole(extracted, data + offset, cs_size, NULL) != GJ2K_OK)
+        else if (file_write_whole(extracted, data + offset, cs_size, NULL, NULL) != GJ2K_OK)
             text(why, sizeof why, "cannot write %s", extracted);
         cs = data + offset;
         opj_input = extracted;

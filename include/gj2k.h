@@ -184,9 +184,16 @@ typedef struct gj2k_read_options {
     void *warning_user;
 } gj2k_read_options;
 
+/* Told of each temporary file a write makes (`exists` true) and of its end
+ * (renamed into place or removed: false), on the writing thread, so that a
+ * program can remove those that exist when a signal ends it. */
+typedef void (*gj2k_temporary_fn)(void *user, const char *path, bool exists);
+
 typedef struct gj2k_write_options {
     gj2k_warning_fn warning;      /* may be NULL */
     void *warning_user;
+    gj2k_temporary_fn temporary;  /* may be NULL */
+    void *temporary_user;
 } gj2k_write_options;
 
 /*
@@ -354,6 +361,8 @@ typedef struct gj2k_encode_options {
     gj2k_device device;         /* --device: where the forward transforms run */
     gj2k_warning_fn warning;
     void *warning_user;
+    gj2k_temporary_fn temporary;   /* gj2k_encode_file's temporary file (gj2k_write_options) */
+    void *temporary_user;
 } gj2k_encode_options;
 
 /* What an encode produced. */

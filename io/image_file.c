@@ -241,72 +241,6 @@ gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format fo
     return GJ2K_OK;
 }
 
-/* Creates a new file beside `path` under a unique temporary name, with the
- * permissions the umask gives any new file (mkstemp would force 0600). */
-static int create_temporary(const char *path, char *name, size_t name_size)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    uint64_t salt = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)(uintptr_t)name ^ (uint64_t)getpid();
-    for (int attempt = 0; attempt < 100; attempt++) {
-        salt = salt * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(name, name_size, "%s.tmp-%08llx", path, (unsigned long long)(salt >> 32));
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
-}
-
-/* Writes `size` bytes to a temporary file beside `path`; on success
- * *temporary holds its (malloc'ed) name, ready to be renamed. */
-static gj2k_status write_temporary(const char *path, const uint8_t *data, size_t size,
-                                   char **temporary, gj2k_error *error)
-{
-    *temporary = NULL;
-    size_t name_size = strlen(path) + 32;
-    char *name = malloc(name_size);
-    if (name == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    int fd = create_temporary(path, name, name_size);
-    if (fd < 0) {
-        gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot create %s: %s", path,
-                                  strerror(errno));
-        free(name);
-        return s;
-    }
-    FILE *file = fdopen(fd, "wb");
-    bool ok = file != NULL && fwrite(data, 1, size, file) == size;
-    if (file != NULL)
-        ok = (fclose(file) == 0) && ok;
-    else
-        close(fd);
-    if (!ok) {
-        gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot write %s: %s", path,
-                                  strerror(errno));
-        remove(name);
-        free(name);
-        return s;
-    }
-    *temporary = name;
-    return GJ2K_OK;
-}
-
-gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
-                             gj2k_error *error)
-{
-    char *temporary;
-    gj2k_status status = write_temporary(path, data, size, &temporary, error);
-    if (status != GJ2K_OK)
-        return status;
-    if (rename(temporary, path) != 0) {
-        status = gj2k_fail(error, GJ2K_ERROR_IO, "cannot rename to %s: %s", path, strerror(errno));
-        remove(temporary);
-    }
-    free(temporary);
-    return status;
-}
-
 /* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them). */
 static char *pgx_component_path(const char *path, uint32_t component)
 {
@@ -359,21 +293,18 @@ gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
             }
         }
         if (status == GJ2K_OK)
-            status = write_temporary(finals[i], buffer.data, buffer.size, &temporaries[i], error);
+            status = file_write_temporary(finals[i], buffer.data, buffer.size, options,
+                                          &temporaries[i], error);
         byte_buffer_free(&buffer);
     }
     for (uint32_t i = 0; i < files && status == GJ2K_OK; i++) {
-        if (rename(temporaries[i], finals[i]) != 0)
-            status = gj2k_fail(error, GJ2K_ERROR_IO, "cannot rename to %s: %s", finals[i],
-                               strerror(errno));
-        else {
-            free(temporaries[i]);
-            temporaries[i] = NULL;
-        }
+        status = file_commit_temporary(temporaries[i], finals[i], options, error);
+        free(temporaries[i]); /* committed, or discarded by the failed commit */
+        temporaries[i] = NULL;
     }
     for (uint32_t i = 0; i < files; i++) {
         if (temporaries && temporaries[i]) {
-            remove(temporaries[i]);
+            file_discard_temporary(temporaries[i], options);
             free(temporaries[i]);
         }
         if (finals)

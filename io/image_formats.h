@@ -52,9 +52,19 @@ gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *option
                        byte_buffer *out, gj2k_error *error);
 
 /* Writes `size` bytes to `path` under a temporary name beside it, then
- * renames it: the file appears whole or not at all. */
+ * renames it: the file appears whole or not at all (file_write.c). Each
+ * temporary is told to options->temporary (options may be NULL). */
 gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
-                             gj2k_error *error);
+                             const gj2k_write_options *options, gj2k_error *error);
+/* The halves of file_write_whole, for several files renamed together: the
+ * bytes in a temporary beside `path` (its malloc'ed name in *temporary),
+ * then the rename, or the removal (also when the rename fails). */
+gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t size,
+                                 const gj2k_write_options *options, char **temporary,
+                                 gj2k_error *error);
+gj2k_status file_commit_temporary(const char *temporary, const char *path,
+                                  const gj2k_write_options *options, gj2k_error *error);
+void file_discard_temporary(const char *temporary, const gj2k_write_options *options);
 /* Reads a whole file into a new malloc'ed buffer. */
 gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size, gj2k_error *error);
 

@@ -473,7 +473,9 @@ gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
     gj2k_status status = gj2k_encode_memory(image, &chosen, &data, &size, report, error);
     if (status != GJ2K_OK)
         return status;
-    status = file_write_whole(path, data, size, error);
+    gj2k_write_options write = {.temporary = chosen.temporary,
+                                .temporary_user = chosen.temporary_user};
+    status = file_write_whole(path, data, size, &write, error);
     free(data);
     return status;
 }

@@ -1,0 +1,65 @@
+/* interrupt.c - see interrupt.h. The program's only global state: the
+ * temporaries a signal handler must find without taking a lock. */
+#include "interrupt.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#define INTERRUPT_SLOTS 64
+#define INTERRUPT_PATH_MAX 4096
+
+/* A slot's path is complete before `used` is set and stays until it is
+ * cleared; the handler reads only slots in use. */
+static char slot_path[INTERRUPT_SLOTS][INTERRUPT_PATH_MAX];
+static volatile sig_atomic_t slot_used[INTERRUPT_SLOTS];
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remove_temporaries(int signal_number)
+{
+    for (int i = 0; i < INTERRUPT_SLOTS; i++)
+        if (slot_used[i])
+            unlink(slot_path[i]); /* async-signal-safe */
+    struct sigaction default_action = {.sa_handler = SIG_DFL};
+    sigemptyset(&default_action.sa_mask);
+    sigaction(signal_number, &default_action, NULL);
+    raise(signal_number);
+}
+
+void interrupt_install(void)
+{
+    struct sigaction action = {.sa_handler = remove_temporaries};
+    sigemptyset(&action.sa_mask);
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        sigaddset(&action.sa_mask, signals[i]); /* one handler at a time */
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction previous;
+        /* A signal ignored when the program started (nohup) stays ignored. */
+        if (sigaction(signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN)
+            continue;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+void interrupt_temporary(void *user, const char *path, bool exists)
+{
+    (void)user;
+    size_t length = strlen(path);
+    if (length >= INTERRUPT_PATH_MAX)
+        return; /* not tracked: the next write of the same output removes it */
+    pthread_mutex_lock(&slot_lock);
+    for (int i = 0; i < INTERRUPT_SLOTS; i++) {
+        if (exists && !slot_used[i]) {
+            memcpy(slot_path[i], path, length + 1);
+            slot_used[i] = 1;
+            break;
+        }
+        if (!exists && slot_used[i] && strcmp(slot_path[i], path) == 0) {
+            slot_used[i] = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
