@@ -184,9 +184,10 @@ typedef struct gj2k_read_options {
     void *warning_user;
 } gj2k_read_options;
 
-/* Told of each temporary file a write makes (`exists` true) and of its end
- * (renamed into place or removed: false), on the writing thread, so that a
- * program can remove those that exist when a signal ends it. */
+/* Told of each temporary file a write makes, just before it makes it
+ * (`exists` true), and of its end (renamed into place, removed, or never
+ * made: false), on the writing thread, so that a program can remove those
+ * that exist when a signal ends it. */
 typedef void (*gj2k_temporary_fn)(void *user, const char *path, bool exists);
 
 typedef struct gj2k_write_options {
@@ -264,6 +265,10 @@ typedef struct gj2k_decode_options {
     bool force_rgb;            /* --force-rgb: grey and ICC images to sRGB too */
     unsigned precision;        /* -p: every component to this many bits; 0 = keep */
     uint64_t max_samples;      /* refuse images of more samples; 0 = no fixed limit */
+    uint64_t max_memory;       /* --max-memory: bytes the decode's large buffers (the image,
+                                  a tile's coefficients, rendering) may hold at once; more is
+                                  refused with GJ2K_ERROR_LIMIT before it is allocated.
+                                  0: half the machine's physical memory */
     bool allow_partial;        /* -allow-partial: decode an incomplete codestream (a tile-part
                                   cut short, tiles or tile-parts missing) to what it holds,
                                   with warnings; otherwise that fails with

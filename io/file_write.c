@@ -6,8 +6,8 @@
  * no process holds: the next write of the same PATH removes it. One that a
  * live process is writing is left alone, and this write takes
  * PATH.tmp-gj2k-XXXXXXXX instead. Each temporary is told to
- * options->temporary when it is made and when it is gone, so that a program
- * can remove it when a signal ends it. */
+ * options->temporary just before it is made and once it is gone, so that a
+ * program can remove it when a signal ends it. */
 #include "error.h"
 #include "image_formats.h"
 
@@ -43,17 +43,34 @@ static void remove_if_stale(const char *name)
     close(fd);
 }
 
+/* open(name, O_CREAT | O_EXCL), told to options->temporary first: a signal
+ * handler that removes the temporaries it was told of then never misses the
+ * file, whenever the signal comes. */
+static int create_exclusive(const char *name, const gj2k_write_options *options)
+{
+    tell(options, name, true);
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int saved = errno;
+        tell(options, name, false);
+        errno = saved;
+    }
+    return fd;
+}
+
 /* A new, locked file beside `path`, with the permissions the umask gives any
  * new file (mkstemp would force 0600); its name in `name`. */
-static int create_temporary(const char *path, char *name, size_t name_size)
+static int create_temporary(const char *path, char *name, size_t name_size,
+                            const gj2k_write_options *options)
 {
     snprintf(name, name_size, "%s" TEMPORARY_SUFFIX, path);
     for (int attempt = 0; attempt < 2; attempt++) {
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = create_exclusive(name, options);
         if (fd >= 0) {
             if (flock(fd, LOCK_EX | LOCK_NB) == 0)
                 return fd;
             close(fd); /* taken by a remover between open and lock: a name of our own */
+            tell(options, name, false);
             break;
         }
         if (errno != EEXIST)
@@ -68,7 +85,7 @@ static int create_temporary(const char *path, char *name, size_t name_size)
         salt = salt * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(name, name_size, "%s" TEMPORARY_SUFFIX "-%08llx", path,
                  (unsigned long long)(salt >> 32));
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = create_exclusive(name, options);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
@@ -84,14 +101,13 @@ gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t s
     char *name = malloc(name_size);
     if (name == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    int fd = create_temporary(path, name, name_size);
+    int fd = create_temporary(path, name, name_size, options);
     if (fd < 0) {
         gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot create %s: %s", path,
                                   strerror(errno));
         free(name);
         return s;
     }
-    tell(options, name, true);
     FILE *file = fdopen(fd, "wb");
     bool ok = file != NULL && fwrite(data, 1, size, file) == size;
     if (file != NULL)
