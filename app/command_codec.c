@@ -29,6 +29,8 @@ static const option_spec decode_options[] = {
     {"--allow-partial", NULL,
      "decode an incomplete codestream to what it holds (else that is an error)"},
     {"-allow-partial", NULL, "the same (opj_decompress's spelling)"},
+    {"--max-memory", "SIZE",
+     "most memory the decode's buffers may hold (e.g. 3G; default: half the machine's)"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
      "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
@@ -150,6 +152,7 @@ int command_decode(int argc, char **argv)
     const char *components = options_get(&options, "-c"), *precision = options_get(&options, "-p");
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
+    const char *max_memory = options_get(&options, "--max-memory");
     held_warnings held = {.file = input};
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
@@ -210,6 +213,10 @@ int command_decode(int argc, char **argv)
         return EXIT_USAGE;
     }
     decode.threads = threads ? (unsigned)value : 0;
+    if (max_memory && !options_parse_size(max_memory, &decode.max_memory)) {
+        report_error("decode: --max-memory %s: expected a size such as 3G or 512M", max_memory);
+        return EXIT_USAGE;
+    }
     int device_index = GJ2K_DEVICE_AUTO;
     if (device && !options_parse_device(device, &device_index)) {
         report_error("decode: --device %s: expected auto, gpu or cpu", device);
@@ -247,6 +254,10 @@ int command_decode(int argc, char **argv)
         print_held_warnings(&held);
     if (decoded == GJ2K_ERROR_TRUNCATED && !decode.allow_partial) {
         report_error("%s: %s (-allow-partial decodes what it holds)", input, error.message);
+        return 1;
+    }
+    if (decoded == GJ2K_ERROR_LIMIT && strstr(error.message, "memory limit") != NULL) {
+        report_error("%s: %s (--max-memory SIZE)", input, error.message);
         return 1;
     }
     if (decoded != GJ2K_OK) {

@@ -1,6 +1,7 @@
 /* options.c - see options.h. */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,5 +145,34 @@ bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
     if (errno != 0 || *end != '\0' || v < min || v > max)
         return false;
     *value = v;
+    return true;
+}
+
+bool options_parse_size(const char *text, uint64_t *bytes)
+{
+    if (text == NULL || *text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno != 0 || value < 1)
+        return false;
+    static const char units[] = "KMGTP";
+    double scale = 1;
+    if (*end != '\0') {
+        const char *unit = strchr(units, toupper((unsigned char)*end));
+        if (unit == NULL)
+            return false;
+        for (const char *u = units; u <= unit; u++)
+            scale *= 1024;
+        end++;
+        if (*end == 'i' || *end == 'I')
+            end++;
+        if (*end == 'b' || *end == 'B')
+            end++;
+    }
+    if (*end != '\0' || value * scale >= 1.8e19)
+        return false;
+    *bytes = (uint64_t)(value * scale);
     return true;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct option_spec {
     const char *name;       /* as typed, e.g. "-i" or "--force-rgb" */
@@ -40,6 +41,10 @@ void options_print_help(const char *usage, const char *description, const option
 /* Parses a whole decimal number in [min, max]; false when it is not one. */
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
                         unsigned long *value);
+
+/* A size in bytes: a number with an optional K, M, G, T or P (powers of
+ * 1024; "3G", "1.5GiB", "512M", "4096"); false for anything else. */
+bool options_parse_size(const char *text, uint64_t *bytes);
 
 /* "auto", "gpu" or "cpu" (--device); false for anything else. */
 bool options_parse_device(const char *text, int *device);

@@ -16,13 +16,9 @@
 #include "gj2k.h"
 #include "image_formats.h"
 #include "jp2_file.h"
+#include "memory_budget.h"
 #include "tile_decoder.h"
 
-/* Samples a codestream may decode to per byte of its size, besides a fixed
- * allowance: a bound against absurd SIZ values (an almost empty codestream
- * claiming a gigantic image) before anything is allocated. */
-#define DECODER_SAMPLES_PER_BYTE 65536u
-#define DECODER_SAMPLE_ALLOWANCE (1u << 26)
 /* Tile-components to decode per byte, besides a fixed allowance: each one
  * holding samples carries at least one packet, a byte at least (B.9, B.10.1),
  * so a whole codestream stays below; each costs set-up work even without
@@ -91,9 +87,11 @@ static gj2k_status check_tile_components(const j2k_siz *siz, dwt_rect area, size
     return GJ2K_OK;
 }
 
-/* The output image: the codestream's components over `area` reduced by 2^reduce. */
+/* The output image: the codestream's components over `area` reduced by
+ * 2^reduce, its samples taken from the memory budget (an absurd SIZ is
+ * refused here, before anything is allocated). */
 static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_decode_options *options,
-                                 size_t codestream_size, gj2k_image **out, gj2k_error *error)
+                                 memory_budget *memory, gj2k_image **out, gj2k_error *error)
 {
     gj2k_component_info *info = calloc(siz->num_components, sizeof *info);
     if (info == NULL)
@@ -106,17 +104,23 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
     dwt_rect reduced = dwt_band_rect(area, r, DWT_BAND_LL); /* each edge / 2^r, rounded up */
     uint64_t samples = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1,
                                           siz->num_components, info);
-    uint64_t budget = options->max_samples ? options->max_samples
-                      : (uint64_t)codestream_size * DECODER_SAMPLES_PER_BYTE + DECODER_SAMPLE_ALLOWANCE;
+    uint64_t bytes = 0; /* 4 bytes a sample, 8 above GJ2K_MAX_NARROW_PRECISION bits */
+    for (uint32_t c = 0; c < siz->num_components && samples != UINT64_MAX; c++) {
+        uint64_t n = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1, 1,
+                                        &info[c]);
+        uint64_t each = info[c].precision > GJ2K_MAX_NARROW_PRECISION ? 8 : 4;
+        bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
+    }
     gj2k_status status = GJ2K_OK;
     if (samples == UINT64_MAX)
         status = gj2k_fail(error, GJ2K_ERROR_MALFORMED, "the image area is empty at this reduction");
-    else if (samples > budget)
+    else if (options->max_samples != 0 && samples > options->max_samples)
         status = gj2k_fail(error, GJ2K_ERROR_LIMIT,
-                           "the image would hold %llu samples, more than the limit of %llu for a "
-                           "%zu-byte codestream", (unsigned long long)samples,
-                           (unsigned long long)budget, codestream_size);
+                           "the image would hold %llu samples, more than the limit of %llu",
+                           (unsigned long long)samples, (unsigned long long)options->max_samples);
     else
+        status = memory_budget_take(memory, bytes, "the decoded image", error);
+    if (status == GJ2K_OK)
         status = gj2k_image_create(out, reduced.x0, reduced.y0, reduced.x1, reduced.y1,
                                    siz->num_components, info, error);
     free(info);
@@ -365,11 +369,12 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
 
 /* Decodes every tile that meets `area`. */
 static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, dwt_rect area,
-                                const gj2k_decode_options *options, gj2k_image *image,
-                                gj2k_error *error)
+                                const gj2k_decode_options *options, memory_budget *memory,
+                                gj2k_image *image, gj2k_error *error)
 {
     const j2k_siz *siz = &cs->siz;
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
+                                     .memory = memory,
                                      .warning = options->warning,
                                      .warning_user = options->warning_user};
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
@@ -429,8 +434,41 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     return status;
 }
 
+/* Bytes of the full-size components that upsampling or a conversion to RGB
+ * (3 of them) makes beside the image's own. */
+static uint64_t full_size_bytes(const gj2k_image *image, uint32_t count)
+{
+    return (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0) * 4u * count;
+}
+
+/* A rendering step that makes new components, its memory taken first and
+ * given back after (the old components go as the new ones come). */
+static gj2k_status rendering_step(memory_budget *memory, uint64_t bytes, const char *what,
+                                  gj2k_status (*step)(gj2k_image *, void *, gj2k_error *),
+                                  gj2k_image *image, void *context, gj2k_error *error)
+{
+    gj2k_status status = memory_budget_take(memory, bytes, what, error);
+    if (status != GJ2K_OK)
+        return status;
+    status = step(image, context, error);
+    memory_budget_give(memory, bytes);
+    return status;
+}
+
+static gj2k_status upsample_step(gj2k_image *image, void *context, gj2k_error *error)
+{
+    (void)context;
+    return color_render_upsample(image, error);
+}
+
+static gj2k_status rgb_step(gj2k_image *image, void *context, gj2k_error *error)
+{
+    const gj2k_decode_options *options = context;
+    return color_render_to_rgb(image, options->warning, options->warning_user, error);
+}
+
 static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_decode_options *options,
-                          gj2k_error *error)
+                          memory_budget *memory, gj2k_error *error)
 {
     gj2k_status status = GJ2K_OK;
     if (jp2 != NULL && !options->raw_components)
@@ -438,10 +476,12 @@ static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_dec
     if (status == GJ2K_OK && options->components != NULL)
         status = select_components(image, options->components, options->num_components, error);
     if (status == GJ2K_OK && options->upsample)
-        status = color_render_upsample(image, error);
+        status = rendering_step(memory, full_size_bytes(image, image->num_components),
+                                "upsampling", upsample_step, image, NULL, error);
     bool ycc = image->color_space == GJ2K_COLOR_SYCC || image->color_space == GJ2K_COLOR_ESYCC;
     if (status == GJ2K_OK && (options->force_rgb || (ycc && !options->raw_components)))
-        status = color_render_to_rgb(image, options->warning, options->warning_user, error);
+        status = rendering_step(memory, full_size_bytes(image, 3), "the conversion to RGB",
+                                rgb_step, image, (void *)options, error);
     if (status == GJ2K_OK && options->precision != 0)
         status = color_render_set_precision(image, options->precision, COLOR_RENDER_KEEP_SIGN,
                                             error);
@@ -479,6 +519,8 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
     j2k_codestream *cs = NULL;
     gj2k_image *image = NULL;
     dwt_rect area;
+    memory_budget memory;
+    memory_budget_init(&memory, options->max_memory);
     status = j2k_codestream_parse(codestream, codestream_size, options->warning,
                                   options->warning_user, &cs, error);
     if (status == GJ2K_OK)
@@ -488,11 +530,11 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
     if (status == GJ2K_OK)
         status = check_complete(cs, area, options, error);
     if (status == GJ2K_OK)
-        status = create_output(&cs->siz, area, options, codestream_size, &image, error);
+        status = create_output(&cs->siz, area, options, &memory, &image, error);
     if (status == GJ2K_OK)
-        status = decode_tiles(cs, codestream, area, options, image, error);
+        status = decode_tiles(cs, codestream, area, options, &memory, image, error);
     if (status == GJ2K_OK)
-        status = render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, error);
+        status = render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, &memory, error);
     j2k_codestream_destroy(cs);
     jp2_file_free(&jp2);
     if (status != GJ2K_OK) {

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ typedef struct tile_plane {
      * with Delta / 2 of each subband in half_steps). */
     bool halves;
     float half_steps[J2K_MAX_SUBBANDS];
+    uint64_t charged;      /* bytes of integers, floats and packed taken from the budget */
 } tile_plane;
 
 /* What the code-block workers share. */
@@ -222,7 +224,7 @@ static bool wait_for_plane(void *user, uint32_t plane)
 }
 
 static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n, bool mct,
-                                  plane_gate *gate, gj2k_error *error)
+                                  plane_gate *gate, memory_budget *memory, gj2k_error *error)
 {
     gj2k_status status = GJ2K_OK;
     for (uint32_t c = 0; c < n && status == GJ2K_OK;) {
@@ -232,8 +234,15 @@ static gj2k_status inverse_on_gpu(gpu_stage *gpu, tile_plane *planes, uint32_t n
             tile_plane *p = &planes[c + k];
             size_t area = rect_area(p->rect);
             p->packed_bytes = gpu_input_bytes(p->precision);
-            if (p->packed_bytes < 4 && (p->packed = malloc(area ? area * p->packed_bytes : 1)) == NULL)
-                return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (p->packed_bytes < 4) {
+                uint64_t bytes = (uint64_t)area * p->packed_bytes;
+                status = memory_budget_take(memory, bytes, "a plane's samples from the GPU", error);
+                if (status != GJ2K_OK)
+                    return status;
+                p->charged += bytes;
+                if ((p->packed = malloc(area ? area * p->packed_bytes : 1)) == NULL)
+                    return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+            }
             jobs[k] = (gpu_inverse_plane){.rect = p->rect, .levels = p->levels,
                                           .precision = p->precision, .is_signed = p->is_signed,
                                           .samples = p->integers, .floats = p->floats,
@@ -340,7 +349,8 @@ static gj2k_status resolve_plane(const j2k_codestream *cs, const j2k_tile *tile,
 /* Resolves the parameters and builds the structure of every tile-component. */
 static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile,
                                   uint32_t tile_index, unsigned reduce, const gj2k_image *image,
-                                  bool on_gpu, tile_plane *planes, gj2k_error *error)
+                                  bool on_gpu, memory_budget *memory, tile_plane *planes,
+                                  gj2k_error *error)
 {
     const j2k_siz *siz = &cs->siz;
     dwt_rect tile_rect = j2k_tile_rect(siz, tile_index);
@@ -370,6 +380,13 @@ static gj2k_status prepare_planes(const j2k_codestream *cs, const j2k_tile *tile
             plan_gpu_dequantization(plane);
         bool floats = !plane->reversible && !plane->halves;
         size_t area = rect_area(plane->rect);
+        uint64_t bytes = (uint64_t)area * (floats ? 8u : 4u);
+        char what[64];
+        snprintf(what, sizeof what, "tile %u component %u", tile_index, c);
+        status = memory_budget_take(memory, bytes, what, error);
+        if (status != GJ2K_OK)
+            return status;
+        plane->charged = bytes;
         plane->integers = calloc(area ? area : 1, sizeof *plane->integers);
         if (floats)
             plane->floats = calloc(area ? area : 1, sizeof *plane->floats);
@@ -475,6 +492,7 @@ done:
  * planes, the inverse transforms still to come. */
 struct tile_decoding {
     uint32_t tile_index;
+    memory_budget *memory; /* what the planes took is given back to it */
     bool on_gpu;           /* the second half runs on settings->gpu, beside Tier-1, and
                               waits at `gate` for each plane's code-blocks */
     plane_gate gate;
@@ -497,6 +515,7 @@ void tile_decoding_free(tile_decoding *work)
         free(work->planes[c].integers);
         free(work->planes[c].floats);
         free(work->planes[c].packed);
+        memory_budget_give(work->memory, work->planes[c].charged);
     }
     free(work->planes);
     free(work);
@@ -529,10 +548,12 @@ gj2k_status tile_decode_begin(const j2k_codestream *codestream, const uint8_t *d
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for tile %u", tile_index);
     }
     work->tile_index = tile_index;
+    work->memory = settings->memory;
     work->num_planes = n;
     /* With a GPU stage, it takes every tile (decoder.c). */
     gj2k_status status = prepare_planes(codestream, tile, tile_index, settings->reduce, image,
-                                        settings->gpu != NULL, work->planes, error);
+                                        settings->gpu != NULL, settings->memory, work->planes,
+                                        error);
     if (status == GJ2K_OK)
         status = read_packets(codestream, data, tile, tile_index, work->planes, settings,
                               &work->blocks, &work->num_blocks, error);
@@ -583,7 +604,8 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     bool mct = uses_component_transform(planes, n, settings, tile_index);
     bool on_gpu = work->on_gpu; /* else Tier-1 is done: tile_decode_blocks came first */
     if (on_gpu)
-        status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->gate, error);
+        status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->gate, settings->memory,
+                                error);
     if (status == GJ2K_OK && !on_gpu)
         status = parallel_for(settings->pool, n, inverse_transform_plane, planes);
     if (status == GJ2K_OK && !on_gpu) {

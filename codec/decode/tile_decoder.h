@@ -8,6 +8,7 @@
 #include "codestream.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
+#include "memory_budget.h"
 #include "parallel_pool.h"
 
 typedef struct tile_decode_settings {
@@ -15,6 +16,7 @@ typedef struct tile_decode_settings {
     unsigned max_layers;  /* 0: all */
     parallel_pool *pool;  /* the CPU threads (NULL: the caller's alone) */
     gpu_stage *gpu;       /* NULL: the inverse transforms on the CPU */
+    memory_budget *memory; /* the tile's planes are taken from it (NULL: no limit) */
     gj2k_warning_fn warning;
     void *warning_user;
 } tile_decode_settings;

@@ -152,7 +152,8 @@ static uint64_t image_samples(const gj2k_image *image)
 /* Decodes a copy of exactly `size` bytes (ASan sees any read past them) and
  * checks the promises every decode keeps. */
 static outcome decode_checked(const uint8_t *data, size_t size, unsigned reduce,
-                              uint64_t max_samples, bool allow_partial, const char *what)
+                              uint64_t max_samples, bool allow_partial, uint64_t max_memory,
+                              const char *what)
 {
     uint8_t *copy = malloc(size ? size : 1);
     if (copy == NULL) {
@@ -163,8 +164,8 @@ static outcome decode_checked(const uint8_t *data, size_t size, unsigned reduce,
         memcpy(copy, data, size);
     warnings w = {0};
     gj2k_decode_options options = {.threads = 1, .reduce = reduce, .max_samples = max_samples,
-                                   .allow_partial = allow_partial, .warning = collect_warning,
-                                   .warning_user = &w};
+                                   .allow_partial = allow_partial, .max_memory = max_memory,
+                                   .warning = collect_warning, .warning_user = &w};
     gj2k_image *image = NULL;
     gj2k_error error = {0};
     double start = cpu_seconds();
@@ -321,7 +322,7 @@ static unsigned variant_reduce(const test_file *f, double *cost)
 {
     unsigned reduce = 0;
     while (*cost > VARIANT_TARGET_S && reduce < 3) {
-        outcome o = decode_checked(f->data, f->size, reduce + 1, 0, false, f->name);
+        outcome o = decode_checked(f->data, f->size, reduce + 1, 0, false, 0, f->name);
         if (o.status != GJ2K_OK)
             break; /* fewer levels than that */
         reduce++;
@@ -336,7 +337,7 @@ static void damage_one_file(const test_file *f)
     double start = seconds_now(), cpu_start = cpu_seconds();
     char what[160];
     snprintf(what, sizeof what, "%s whole", f->name);
-    outcome whole = decode_checked(f->data, f->size, 0, 0, false, what);
+    outcome whole = decode_checked(f->data, f->size, 0, 0, false, 0, what);
     if (whole.status != GJ2K_OK)
         fprintf(stderr, "  %s: %s\n", what, whole.message);
     CHECK(whole.status == GJ2K_OK);
@@ -382,14 +383,14 @@ static void damage_one_file(const test_file *f)
             /* Without allow_partial a cut that loses tile data is an error
              * (GJ2K_ERROR_TRUNCATED), naming what is missing; only the final
              * EOC may go without one. */
-            o = decode_checked(f->data, v->cut, reduce, max_samples, false, what);
+            o = decode_checked(f->data, v->cut, reduce, max_samples, false, 0, what);
             if (f->first_data != 0 && v->cut >= f->first_data && v->cut + 2 < f->size &&
                 o.status != GJ2K_ERROR_TRUNCATED) {
                 fprintf(stderr, "  %s without allow_partial: %s, \"%s\"\n", what,
                         gj2k_status_name(o.status), o.message);
                 CHECK(o.status == GJ2K_ERROR_TRUNCATED);
             }
-            o = decode_checked(f->data, v->cut, reduce, max_samples, true, what);
+            o = decode_checked(f->data, v->cut, reduce, max_samples, true, 0, what);
             cuts++;
             cuts_ok += o.status == GJ2K_OK;
             /* A file that keeps its main header and the start of a tile-part
@@ -414,7 +415,7 @@ static void damage_one_file(const test_file *f)
                 if (p > 0 && (size_t)p < sizeof what)
                     p += snprintf(what + p, sizeof what - (size_t)p, " %zu^0x%02x", at, mask);
             }
-            o = decode_checked(copy, f->size, reduce, max_samples, true, what);
+            o = decode_checked(copy, f->size, reduce, max_samples, true, 0, what);
             flips++;
             flips_ok += o.status == GJ2K_OK;
         }
@@ -517,18 +518,37 @@ static void put_u32_be(uint8_t *p, uint32_t v)
 }
 
 /* The tiny codestream with its SIZ patched (Xsiz at byte 8 of the
- * codestream, then Ysiz, XOsiz, YOsiz, XTsiz, YTsiz: Table A.9): it must fail
- * fast, before allocating anything like what the SIZ claims. */
-static void expect_refused(uint32_t width, uint32_t height, uint32_t tile_width,
-                           uint32_t tile_height, uint32_t num_components)
+ * codestream, then Ysiz, XOsiz, YOsiz, XTsiz, YTsiz: Table A.9). */
+static uint8_t *patched_codestream(uint32_t width, uint32_t height, uint32_t tile_width,
+                                   uint32_t tile_height, uint32_t num_components, size_t *size)
 {
-    size_t size = 0;
-    uint8_t *data = tiny_codestream(num_components, &size);
-    REQUIRE(data != NULL && size > 40 && data[2] == 0xFF && data[3] == 0x51);
+    uint8_t *data = tiny_codestream(num_components, size);
+    bool as_expected = data != NULL && *size > 40 && data[2] == 0xFF && data[3] == 0x51;
+    CHECK(as_expected);
+    if (!as_expected) {
+        free(data);
+        return NULL;
+    }
     put_u32_be(data + 8, width);
     put_u32_be(data + 12, height);
     put_u32_be(data + 24, tile_width);
     put_u32_be(data + 28, tile_height);
+    return data;
+}
+
+/* The memory limit the absurd SIZ values are decoded under, whatever the
+ * machine (the default is half its memory). */
+#define ABSURD_MAX_MEMORY ((uint64_t)1 << 30)
+
+/* A patched codestream must fail fast, before allocating anything like
+ * what its SIZ claims. */
+static void expect_refused(uint32_t width, uint32_t height, uint32_t tile_width,
+                           uint32_t tile_height, uint32_t num_components)
+{
+    size_t size = 0;
+    uint8_t *data = patched_codestream(width, height, tile_width, tile_height, num_components,
+                                       &size);
+    REQUIRE(data != NULL);
     char what[160];
     snprintf(what, sizeof what, "SIZ %ux%u, tiles %ux%u, %u components (%zu bytes)", width, height,
              tile_width, tile_height, num_components, size);
@@ -538,7 +558,7 @@ static void expect_refused(uint32_t width, uint32_t height, uint32_t tile_width,
 #endif
     long rss_before = peak_rss_kb();
     double start = seconds_now();
-    outcome o = decode_checked(data, size, 0, 0, true, what);
+    outcome o = decode_checked(data, size, 0, 0, true, ABSURD_MAX_MEMORY, what);
     double elapsed = seconds_now() - start;
     long rss_growth_kb = peak_rss_kb() - rss_before;
 #ifdef ROBUST_ALLOCATION_HOOKS
@@ -565,7 +585,7 @@ static void absurd_siz_fails_fast(void)
     size_t size = 0;
     uint8_t *data = tiny_codestream(1, &size);
     REQUIRE(data != NULL);
-    outcome o = decode_checked(data, size, 0, 0, true, "tiny codestream");
+    outcome o = decode_checked(data, size, 0, 0, true, 0, "tiny codestream");
     CHECK(o.status == GJ2K_OK);
     free(data);
 
@@ -582,6 +602,51 @@ static void absurd_siz_fails_fast(void)
     expect_refused(64, 64, 1, 1, 16384);               /* 4096 tiles, 67M samples */
 }
 
+/* A valid codestream of a few dozen bytes may decode to a large image: one
+ * tile of 9000x9000 empty code-blocks (NL = 0) is mid-grey, and decodes
+ * (a guess of samples per codestream byte refused it), while the memory
+ * limit refuses the image, or the tile's coefficients beside it, by name. */
+static void large_sparse_image_decodes(void)
+{
+    size_t size = 0;
+    uint8_t *data = patched_codestream(9000, 9000, 9000, 9000, 1, &size);
+    REQUIRE(data != NULL);
+    gj2k_decode_options options = {.threads = 2};
+    gj2k_image *image = NULL;
+    gj2k_error error = {0};
+    gj2k_status status = gj2k_decode_memory(data, size, &options, &image, &error);
+    if (status != GJ2K_OK)
+        fprintf(stderr, "  %zu-byte codestream of 9000x9000: %s\n", size, error.message);
+    CHECK(status == GJ2K_OK);
+    if (status == GJ2K_OK) {
+        const gj2k_component *c = &image->components[0];
+        CHECK(c->width == 9000 && c->height == 9000);
+        size_t grey = 0, count = (size_t)c->width * c->height;
+        for (size_t i = 0; i < count; i++)
+            grey += c->samples[i] == 128;
+        CHECK_EQ(grey, count);
+    }
+    gj2k_image_destroy(image);
+    const struct {
+        uint64_t max_memory;
+        const char *refused;
+    } limits[] = {{(uint64_t)100 << 20, "the decoded image"},
+                  {(uint64_t)500 << 20, "tile 0 component 0"}}; /* 309 MiB each */
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        options.max_memory = limits[k].max_memory;
+        image = NULL;
+        status = gj2k_decode_memory(data, size, &options, &image, &error);
+        CHECK(status == GJ2K_ERROR_LIMIT && image == NULL);
+        if (strstr(error.message, limits[k].refused) == NULL ||
+            strstr(error.message, "memory limit") == NULL) {
+            fprintf(stderr, "  under %llu bytes: \"%s\"\n",
+                    (unsigned long long)limits[k].max_memory, error.message);
+            CHECK(!"the refusal names what needed the memory");
+        }
+    }
+    free(data);
+}
+
 static const test_case cases[] = {
     {"damaged_files_0", damaged_files_0},
     {"damaged_files_1", damaged_files_1},
@@ -590,6 +655,7 @@ static const test_case cases[] = {
     {"damaged_files_4", damaged_files_4},
     {"damaged_files_5", damaged_files_5},
     {"absurd_siz_fails_fast", absurd_siz_fails_fast},
+    {"large_sparse_image_decodes", large_sparse_image_decodes},
 };
 
 TEST_MAIN(cases)
