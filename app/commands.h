@@ -11,12 +11,7 @@ int command_info(int argc, char **argv);
 int command_bench(int argc, char **argv);
 int command_convert(int argc, char **argv);
 
-/* Parses opj_compress's raw geometry "-F width,height,ncomp,bitdepth,{s,u}@dx1xdy1:...:dxnxdyn"
- * into `geometry`; prints a one-line error and returns false when malformed. */
 /* `gj2k info` for a .j2k/.j2c/.jp2 file: boxes, markers, parameters, tiles. */
 int describe_jpeg2000(const char *path, bool json);
-
-struct gj2k_raw_geometry;
-bool parse_raw_geometry(const char *text, struct gj2k_raw_geometry *geometry);
 
 #endif

@@ -1,6 +1,8 @@
 /* options.c - see options.h. */
 #include "options.h"
 
+#include "gj2k.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -174,5 +176,63 @@ bool options_parse_size(const char *text, uint64_t *bytes)
     if (*end != '\0' || value * scale >= 1.8e19)
         return false;
     *bytes = (uint64_t)(value * scale);
+    return true;
+}
+
+/* Reads "a,b" style unsigned fields separated by `separator`. */
+static bool next_number(const char **cursor, char separator, unsigned long max, unsigned long *value)
+{
+    char *end;
+    if (**cursor < '0' || **cursor > '9')
+        return false;
+    unsigned long v = strtoul(*cursor, &end, 10);
+    if (v > max || (*end != separator && *end != '\0'))
+        return false;
+    *value = v;
+    *cursor = end;
+    return true;
+}
+
+bool parse_raw_geometry(const char *text, gj2k_raw_geometry *geometry)
+{
+    memset(geometry, 0, sizeof *geometry);
+    const char *p = text;
+    unsigned long width, height, components, bits;
+    if (!next_number(&p, ',', 0xffffffffUL, &width) || *p++ != ',' ||
+        !next_number(&p, ',', 0xffffffffUL, &height) || *p++ != ',' ||
+        !next_number(&p, ',', 16384, &components) || *p++ != ',' ||
+        !next_number(&p, ',', 16, &bits) || *p++ != ',' || (*p != 's' && *p != 'u') ||
+        width == 0 || height == 0 || components == 0 || bits == 0) {
+        report_error("-F %s: expected WIDTH,HEIGHT,NCOMP,BITS,{s,u}[@DXxDY:...] with "
+                     "1..16 bits", text);
+        return false;
+    }
+    *geometry = (gj2k_raw_geometry){.width = (uint32_t)width, .height = (uint32_t)height,
+                                    .num_components = (uint32_t)components,
+                                    .precision = (uint32_t)bits, .is_signed = *p == 's'};
+    p++;
+    if (*p == '\0')
+        return true;
+    if (*p++ != '@') {
+        report_error("-F %s: expected '@' before the subsampling factors", text);
+        return false;
+    }
+    for (unsigned c = 0; c < components; c++) {
+        unsigned long dx, dy;
+        if (!next_number(&p, 'x', 255, &dx) || *p++ != 'x' || !next_number(&p, ':', 255, &dy) ||
+            dx == 0 || dy == 0 || (c + 1 < components && *p++ != ':')) {
+            report_error("-F %s: expected %lu subsampling factors DXxDY separated by ':'", text,
+                         components);
+            return false;
+        }
+        if (c < 4) {
+            geometry->dx[c] = (uint32_t)dx;
+            geometry->dy[c] = (uint32_t)dy;
+        }
+    }
+    if (*p != '\0') {
+        report_error("-F %s: unexpected text after the subsampling factors", text);
+        return false;
+    }
     return true;
 }

@@ -46,6 +46,11 @@ bool options_parse_uint(const char *text, unsigned long min, unsigned long max,
  * 1024; "3G", "1.5GiB", "512M", "4096"); false for anything else. */
 bool options_parse_size(const char *text, uint64_t *bytes);
 
+/* Parses opj_compress's raw geometry "-F width,height,ncomp,bitdepth,{s,u}@dx1xdy1:...:dxnxdyn"
+ * into `geometry`; prints a one-line error and returns false when malformed. */
+struct gj2k_raw_geometry;
+bool parse_raw_geometry(const char *text, struct gj2k_raw_geometry *geometry);
+
 /* "auto", "gpu" or "cpu" (--device); false for anything else. */
 bool options_parse_device(const char *text, int *device);
 

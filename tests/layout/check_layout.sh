@@ -31,6 +31,9 @@ builds_on() {
     app | conformance)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" \
            "codec/encode codec/decode" ;;
+    app/bench)
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" \
+           "codec/encode codec/decode app" ;;
     tests*) echo "*" ;;
     *) echo "?" ;;
   esac

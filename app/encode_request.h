@@ -1,0 +1,35 @@
+/* encode_request.h - what `gj2k encode`'s command line asks for: its
+ * options table (opj_compress's options) and their values read into
+ * gj2k_encode_options, each checked (encode_request.c). */
+#ifndef GJ2K_APP_ENCODE_REQUEST_H
+#define GJ2K_APP_ENCODE_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gj2k.h"
+#include "options.h"
+
+/* Progression order changes one -POC option may list. */
+#define MAX_PROGRESSION_CHANGES 64
+
+/* Everything the command line asked for; `options` points into the arrays. */
+typedef struct encode_request {
+    const char *input, *output, *raw_geometry;
+    gj2k_encode_options options;
+    double targets[GJ2K_MAX_LAYERS];
+    gj2k_progression_change changes[MAX_PROGRESSION_CHANGES];
+    bool shift_origin;
+    uint32_t origin_x, origin_y;
+    bool verbose;
+} encode_request;
+
+extern const option_spec encode_options[];
+extern const size_t encode_option_count;
+
+/* Fills `request` from the parsed options; false (after one line on
+ * stderr) on a usage error. Its strings point into the arguments. */
+bool encode_request_read(const parsed_options *parsed, encode_request *request);
+
+#endif
