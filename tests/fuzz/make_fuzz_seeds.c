@@ -1,7 +1,11 @@
-/* make_fuzz_seeds.c - writes small valid files of every readable format into
- * DIR/<format>/ as the fuzzers' starting corpus:  make_fuzz_seeds DIR */
+/* make_fuzz_seeds.c - writes the fuzzers' starting corpus into DIR:
+ * small valid files of every readable format (DIR/<format>/), small
+ * codestreams and JP2 files of varied coding options (DIR/decode/, DIR/jp2/)
+ * and argument lists of `gj2k encode` (DIR/encode_options/).
+ *   make_fuzz_seeds DIR */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "gj2k.h"
@@ -26,6 +30,119 @@ static int write_seed(const char *dir, const char *name, gj2k_file_format format
     fclose(f);
     free(data);
     return 0;
+}
+
+static int write_bytes(const char *dir, const char *name, const void *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return 1;
+    bool ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok ? 0 : 1;
+}
+
+/* Small codestreams (DIR/decode) and JP2 files (DIR/decode and DIR/jp2) of
+ * a 24x17 image, one per option set: the decoder's paths from the start. */
+static int write_jpeg2000_seeds(const char *root)
+{
+    char decode_dir[1024], jp2_dir[1024];
+    snprintf(decode_dir, sizeof decode_dir, "%s/decode", root);
+    snprintf(jp2_dir, sizeof jp2_dir, "%s/jp2", root);
+    mkdir(decode_dir, 0777);
+    mkdir(jp2_dir, 0777);
+    static const double ratio[2] = {4, 2}, psnr[1] = {30};
+    static const gj2k_progression_change poc[2] = {
+        {.tile = -1, .layer_end = 1, .resolution_end = 2, .component_end = 3,
+         .progression = GJ2K_RPCL},
+        {.tile = -1, .resolution_start = 2, .layer_end = 2, .resolution_end = 6,
+         .component_end = 3, .progression = GJ2K_CPRL}};
+    const struct {
+        const char *name;
+        uint32_t components, precision;
+        gj2k_encode_options options;
+    } cases[] = {
+        {"lossless", 3, 8, {0}},
+        {"grey12", 1, 12, {.num_resolutions = 3}},
+        {"lossy_layers", 3, 8, {.irreversible = true, .target = GJ2K_TARGET_RATIO,
+                                .num_layers = 2, .targets = ratio}},
+        {"psnr", 1, 8, {.irreversible = true, .target = GJ2K_TARGET_PSNR, .num_layers = 1,
+                        .targets = psnr}},
+        {"tiles_rpcl", 3, 8, {.tile_width = 8, .tile_height = 8, .progression = GJ2K_RPCL,
+                              .num_resolutions = 3}},
+        {"precincts_sop_eph", 3, 8, {.num_precinct_sizes = 1, .precinct_width = {8},
+                                     .precinct_height = {8}, .use_sop = true, .use_eph = true}},
+        {"styles", 1, 8, {.code_block_style = 63, .code_block_width = 8,
+                          .code_block_height = 8}},
+        {"plt_tlm", 3, 8, {.use_plt = true, .use_tlm = true, .tile_width = 16,
+                           .tile_height = 16}},
+        {"poc", 3, 8, {.target = GJ2K_TARGET_RATIO, .num_layers = 2, .targets = ratio,
+                       .progression_changes = poc, .num_progression_changes = 2}},
+        {"signed16", 1, 16, {.irreversible = true}},
+    };
+    int failures = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        gj2k_component_info info[3];
+        for (uint32_t c = 0; c < 3; c++)
+            info[c] = (gj2k_component_info){.dx = 1, .dy = 1,
+                                            .precision = cases[k].precision,
+                                            .is_signed = cases[k].precision == 16};
+        gj2k_image *image;
+        gj2k_error error;
+        if (gj2k_image_create(&image, 0, 0, 24, 17, cases[k].components, info, &error) != GJ2K_OK)
+            return 1;
+        for (uint32_t c = 0; c < cases[k].components; c++)
+            for (size_t i = 0; i < 24 * 17; i++) /* a ramp and some noise */
+                image->components[c].samples[i] =
+                    (int32_t)(((i % 24) * 9 + (i / 24) * 5 + (i * 2654435761u >> 28) + c * 30) %
+                              (1u << (cases[k].precision < 12 ? cases[k].precision : 12)));
+        for (int jp2 = 0; jp2 < 2; jp2++) {
+            gj2k_encode_options options = cases[k].options;
+            options.format = jp2 ? GJ2K_FORMAT_JP2 : GJ2K_FORMAT_J2K;
+            options.threads = 1;
+            options.device = GJ2K_DEVICE_CPU;
+            uint8_t *data;
+            size_t size;
+            if (gj2k_encode_memory(image, &options, &data, &size, NULL, &error) != GJ2K_OK) {
+                fprintf(stderr, "make_fuzz_seeds: %s: %s\n", cases[k].name, error.message);
+                failures++;
+                continue;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "seed_%s.%s", cases[k].name, jp2 ? "jp2" : "j2k");
+            failures += write_bytes(decode_dir, name, data, size);
+            if (jp2)
+                failures += write_bytes(jp2_dir, name, data, size);
+            free(data);
+        }
+        gj2k_image_destroy(image);
+    }
+    return failures;
+}
+
+/* Argument lists of `gj2k encode`, one argument a line. */
+static int write_argument_seeds(const char *root)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/encode_options", root);
+    mkdir(dir, 0777);
+    static const char *const lists[] = {
+        "-i\nin.ppm\n-o\nout.j2k",
+        "-i\nin.ppm\n-o\nout.jp2\n-I\n-r\n40,20,10\n-p\nRPCL",
+        "-i\nin.tif\n-o\nout.j2k\n-q\n36,42,0\n-t\n64,64\n-c\n[32,32],[16,16]\n-SOP\n-EPH",
+        "-i\nin.raw\n-o\nout.j2c\n-F\n16,8,3,12,u@1x1:2x2:2x2\n-n\n3\n-b\n16,16",
+        "-i\nin.pgm\n-o\nout.j2k\n-POC\nT1=0,0,1,5,3,CPRL/T1=0,0,2,5,3,RLCP\n-M\n63",
+        "-i\nin.pgm\n-o\nout.j2k\n--bpp\n0.5,1\n-mct\n0\n-d\n3,5\n-T\n1,2\n-PLT\n-TLM",
+        "-i\nin.pgm\n-o\nout.j2k\n--bytes\n300,0\n-C\nhello\n-threads\n2",
+    };
+    int failures = 0;
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "seed_%zu", i);
+        failures += write_bytes(dir, name, lists[i], strlen(lists[i]));
+    }
+    return failures;
 }
 
 int main(int argc, char **argv)
@@ -71,5 +188,7 @@ int main(int argc, char **argv)
                 gj2k_image_destroy(image);
             }
     }
+    failures += write_jpeg2000_seeds(argv[1]);
+    failures += write_argument_seeds(argv[1]);
     return failures ? 1 : 0;
 }
