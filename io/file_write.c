@@ -1,11 +1,11 @@
 /* file_write.c - files that appear whole or not at all: written under a
  * temporary name beside the final one, then renamed into place.
  *
- * The temporary is PATH.tmp-gj2k, held under an exclusive flock while it is
- * written. A run killed before its rename (SIGKILL, a crash) leaves one that
- * no process holds: the next write of the same PATH removes it. One that a
- * live process is writing is left alone, and this write takes
- * PATH.tmp-gj2k-XXXXXXXX instead. Each temporary is told to
+ * The temporary is PATH.tmp-gj2k, held under an exclusive flock from its
+ * creation until it is renamed or removed. A run killed before its rename
+ * (SIGKILL, a crash) leaves one that no process holds: the next write of the
+ * same PATH removes it. One that a live process holds is left alone, and
+ * this write takes PATH.tmp-gj2k-XXXXXXXX instead. Each temporary is told to
  * options->temporary just before it is made and once it is gone, so that a
  * program can remove it when a signal ends it. */
 #include "error.h"
@@ -29,16 +29,24 @@ static void tell(const gj2k_write_options *options, const char *name, bool exist
         options->temporary(options->temporary_user, name, exists);
 }
 
-/* Removes `name` when no process holds its lock and it is still the file
- * that was opened (another writer may have replaced it meanwhile). */
+/* Whether `fd` is still the file `name` names (a remover may have unlinked
+ * it and another writer made a new one under the name). */
+static bool still_named(int fd, const char *name)
+{
+    struct stat opened, now;
+    return fstat(fd, &opened) == 0 && stat(name, &now) == 0 && opened.st_dev == now.st_dev &&
+           opened.st_ino == now.st_ino;
+}
+
+/* Removes `name` when it is a regular file that no process holds locked. */
 static void remove_if_stale(const char *name)
 {
-    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    int fd = open(name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
-    struct stat opened, now;
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &opened) == 0 && stat(name, &now) == 0 &&
-        opened.st_dev == now.st_dev && opened.st_ino == now.st_ino)
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+        still_named(fd, name))
         unlink(name);
     close(fd);
 }
@@ -58,6 +66,16 @@ static int create_exclusive(const char *name, const gj2k_write_options *options)
     return fd;
 }
 
+/* Locks a file just made; false when another process got to it first (a
+ * remover that took it for stale: it is not ours to use any more). A file
+ * system without flock leaves it unlocked but ours. */
+static bool lock_new(int fd, const char *name)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+        return errno != EWOULDBLOCK && errno != EINTR;
+    return still_named(fd, name);
+}
+
 /* A new, locked file beside `path`, with the permissions the umask gives any
  * new file (mkstemp would force 0600); its name in `name`. */
 static int create_temporary(const char *path, char *name, size_t name_size,
@@ -67,9 +85,9 @@ static int create_temporary(const char *path, char *name, size_t name_size,
     for (int attempt = 0; attempt < 2; attempt++) {
         int fd = create_exclusive(name, options);
         if (fd >= 0) {
-            if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            if (lock_new(fd, name))
                 return fd;
-            close(fd); /* taken by a remover between open and lock: a name of our own */
+            close(fd); /* a remover has it: a name of our own instead */
             tell(options, name, false);
             break;
         }
@@ -86,17 +104,38 @@ static int create_temporary(const char *path, char *name, size_t name_size,
         snprintf(name, name_size, "%s" TEMPORARY_SUFFIX "-%08llx", path,
                  (unsigned long long)(salt >> 32));
         int fd = create_exclusive(name, options);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
+        if (fd >= 0) {
+            if (lock_new(fd, name))
+                return fd;
+            close(fd);
+            tell(options, name, false);
+            continue;
+        }
+        if (errno != EEXIST)
+            return -1;
     }
     return -1;
 }
 
-gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t size,
-                                 const gj2k_write_options *options, char **temporary,
-                                 gj2k_error *error)
+static bool write_all(int fd, const uint8_t *data, size_t size)
 {
-    *temporary = NULL;
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
+gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t size,
+                                 const gj2k_write_options *options, bool keep_locked,
+                                 file_temporary *out, gj2k_error *error)
+{
+    *out = (file_temporary){.fd = -1};
     size_t name_size = strlen(path) + sizeof TEMPORARY_SUFFIX + 16;
     char *name = malloc(name_size);
     if (name == NULL)
@@ -108,50 +147,65 @@ gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t s
         free(name);
         return s;
     }
-    FILE *file = fdopen(fd, "wb");
-    bool ok = file != NULL && fwrite(data, 1, size, file) == size;
-    if (file != NULL)
-        ok = (fclose(file) == 0) && ok;
-    else
-        close(fd);
-    if (!ok) {
+    *out = (file_temporary){.name = name, .fd = fd};
+    if (!write_all(fd, data, size)) {
         gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot write %s: %s", path,
                                   strerror(errno));
-        file_discard_temporary(name, options);
-        free(name);
+        file_discard_temporary(out, options);
         return s;
     }
-    *temporary = name;
+    if (!keep_locked) { /* many files at once: not a descriptor each */
+        close(fd);
+        out->fd = -1;
+    }
     return GJ2K_OK;
 }
 
-gj2k_status file_commit_temporary(const char *temporary, const char *path,
+gj2k_status file_commit_temporary(file_temporary *temporary, const char *path,
                                   const gj2k_write_options *options, gj2k_error *error)
 {
-    if (rename(temporary, path) != 0) {
+    if (temporary->fd >= 0 && !still_named(temporary->fd, temporary->name)) {
+        gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO,
+                                  "cannot write %s: its temporary file was replaced", path);
+        close(temporary->fd);
+        tell(options, temporary->name, false);
+        free(temporary->name);
+        *temporary = (file_temporary){.fd = -1};
+        return s;
+    }
+    if (rename(temporary->name, path) != 0) {
         gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO, "cannot rename to %s: %s", path,
                                   strerror(errno));
         file_discard_temporary(temporary, options);
         return s;
     }
-    tell(options, temporary, false);
+    if (temporary->fd >= 0)
+        close(temporary->fd); /* the lock goes with it, after the rename */
+    tell(options, temporary->name, false);
+    free(temporary->name);
+    *temporary = (file_temporary){.fd = -1};
     return GJ2K_OK;
 }
 
-void file_discard_temporary(const char *temporary, const gj2k_write_options *options)
+void file_discard_temporary(file_temporary *temporary, const gj2k_write_options *options)
 {
-    remove(temporary);
-    tell(options, temporary, false);
+    if (temporary->name == NULL)
+        return;
+    remove(temporary->name);
+    if (temporary->fd >= 0)
+        close(temporary->fd);
+    tell(options, temporary->name, false);
+    free(temporary->name);
+    *temporary = (file_temporary){.fd = -1};
 }
 
 gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
                              const gj2k_write_options *options, gj2k_error *error)
 {
-    char *temporary;
-    gj2k_status status = file_write_temporary(path, data, size, options, &temporary, error);
+    file_temporary temporary;
+    gj2k_status status =
+        file_write_temporary(path, data, size, options, true, &temporary, error);
     if (status != GJ2K_OK)
         return status;
-    status = file_commit_temporary(temporary, path, options, error);
-    free(temporary);
-    return status;
+    return file_commit_temporary(&temporary, path, options, error);
 }

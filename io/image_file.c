@@ -241,6 +241,10 @@ gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format fo
     return GJ2K_OK;
 }
 
+/* Files of one write whose temporaries stay open, and locked, until the
+ * renames; a PGX image of more components closes each once written. */
+#define FILES_KEPT_LOCKED 64
+
 /* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them). */
 static char *pgx_component_path(const char *path, uint32_t component)
 {
@@ -269,7 +273,7 @@ gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
 
     /* Every output file is made whole under a temporary name before any is renamed. */
     uint32_t files = format == GJ2K_FORMAT_PGX ? image->num_components : 1;
-    char **temporaries = calloc(files, sizeof *temporaries);
+    file_temporary *temporaries = calloc(files, sizeof *temporaries);
     char **finals = calloc(files, sizeof *finals);
     gj2k_status status = (temporaries && finals) ? GJ2K_OK
         : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -294,19 +298,14 @@ gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
         }
         if (status == GJ2K_OK)
             status = file_write_temporary(finals[i], buffer.data, buffer.size, options,
-                                          &temporaries[i], error);
+                                          files <= FILES_KEPT_LOCKED, &temporaries[i], error);
         byte_buffer_free(&buffer);
     }
-    for (uint32_t i = 0; i < files && status == GJ2K_OK; i++) {
-        status = file_commit_temporary(temporaries[i], finals[i], options, error);
-        free(temporaries[i]); /* committed, or discarded by the failed commit */
-        temporaries[i] = NULL;
-    }
+    for (uint32_t i = 0; i < files && status == GJ2K_OK; i++)
+        status = file_commit_temporary(&temporaries[i], finals[i], options, error);
     for (uint32_t i = 0; i < files; i++) {
-        if (temporaries && temporaries[i]) {
-            file_discard_temporary(temporaries[i], options);
-            free(temporaries[i]);
-        }
+        if (temporaries)
+            file_discard_temporary(&temporaries[i], options); /* those not committed */
         if (finals)
             free(finals[i]);
     }

@@ -57,14 +57,20 @@ gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *option
 gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,
                              const gj2k_write_options *options, gj2k_error *error);
 /* The halves of file_write_whole, for several files renamed together: the
- * bytes in a temporary beside `path` (its malloc'ed name in *temporary),
- * then the rename, or the removal (also when the rename fails). */
+ * bytes in a temporary beside `path`, then the rename, or the removal (also
+ * when the rename fails). With keep_locked the temporary's descriptor, and
+ * its lock, stay open until then; without, they close once it is written
+ * (for many files at once). */
+typedef struct file_temporary {
+    char *name; /* malloc'ed; NULL once committed or discarded */
+    int fd;     /* -1 when closed */
+} file_temporary;
 gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t size,
-                                 const gj2k_write_options *options, char **temporary,
-                                 gj2k_error *error);
-gj2k_status file_commit_temporary(const char *temporary, const char *path,
+                                 const gj2k_write_options *options, bool keep_locked,
+                                 file_temporary *out, gj2k_error *error);
+gj2k_status file_commit_temporary(file_temporary *temporary, const char *path,
                                   const gj2k_write_options *options, gj2k_error *error);
-void file_discard_temporary(const char *temporary, const gj2k_write_options *options);
+void file_discard_temporary(file_temporary *temporary, const gj2k_write_options *options);
 /* Reads a whole file into a new malloc'ed buffer. */
 gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size, gj2k_error *error);
 
