@@ -1,5 +1,6 @@
 /* command_codec.c - `gj2k decode`: a JPEG 2000 codestream or JP2 file to an
  * image file, with opj_decompress's options (`gj2k encode` is command_encode.c). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,18 @@ static const option_spec decode_options[] = {
 #define DECODE_OPTION_COUNT (sizeof decode_options / sizeof decode_options[0])
 
 /* The decoder's warnings, held until it is known whether the decode
- * succeeded: a failure prints its one-line error alone. */
+ * succeeded: a failure prints its one-line error alone. They may come from
+ * the decoder's threads (the GPU pipeline's): one at a time. */
 typedef struct held_warnings {
     const char *file;
+    pthread_mutex_t lock;
     char text[8192];
     size_t used;
     unsigned dropped; /* warnings that did not fit */
 } held_warnings;
 
-static void hold_warning(void *user, const char *message)
+static void hold_warning_locked(held_warnings *held, const char *message)
 {
-    held_warnings *held = user;
     size_t room = sizeof held->text - held->used;
     int n = snprintf(held->text + held->used, room, "gj2k: warning: %s: %s\n", held->file, message);
     if (n < 0 || (size_t)n >= room) {
@@ -59,6 +61,14 @@ static void hold_warning(void *user, const char *message)
         return;
     }
     held->used += (size_t)n;
+}
+
+static void hold_warning(void *user, const char *message)
+{
+    held_warnings *held = user;
+    pthread_mutex_lock(&held->lock);
+    hold_warning_locked(held, message);
+    pthread_mutex_unlock(&held->lock);
 }
 
 static void print_held_warnings(const held_warnings *held)
@@ -153,7 +163,7 @@ int command_decode(int argc, char **argv)
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
     const char *max_memory = options_get(&options, "--max-memory");
-    held_warnings held = {.file = input};
+    held_warnings held = {.file = input, .lock = PTHREAD_MUTEX_INITIALIZER};
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .raw_components = options_has(&options, "--raw-components"),
@@ -174,6 +184,8 @@ int command_decode(int argc, char **argv)
         report_error("decode: -o %s: %s", output,
                      format == GJ2K_FORMAT_UNKNOWN
                          ? "unknown output format (use .ppm .pgm .pam .png .tif .bmp .pgx .raw .rawl)"
+                     : format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2
+                         ? "JPEG 2000 output is gj2k encode's (it takes a JPEG 2000 input)"
                          : "this build cannot write that format");
         return EXIT_USAGE;
     }
@@ -252,7 +264,7 @@ int command_decode(int argc, char **argv)
     gj2k_status decoded = gj2k_decode_file(input, &decode, &image, &error);
     if (decoded == GJ2K_OK)
         print_held_warnings(&held);
-    if (decoded == GJ2K_ERROR_TRUNCATED && !decode.allow_partial) {
+    if (decoded == GJ2K_ERROR_TRUNCATED && strncmp(error.message, "incomplete codestream", 21) == 0) {
         report_error("%s: %s (-allow-partial decodes what it holds)", input, error.message);
         return 1;
     }

@@ -4,22 +4,24 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
 #define INTERRUPT_SLOTS 64
 #define INTERRUPT_PATH_MAX 4096
 
-/* A slot's path is complete before `used` is set and stays until it is
- * cleared; the handler reads only slots in use. */
+/* A slot's path is complete before `used` is set (release; the handler's
+ * load acquires) and stays until it is cleared; the handler reads only
+ * slots in use. */
 static char slot_path[INTERRUPT_SLOTS][INTERRUPT_PATH_MAX];
-static volatile sig_atomic_t slot_used[INTERRUPT_SLOTS];
+static atomic_int slot_used[INTERRUPT_SLOTS];
 static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void remove_temporaries(int signal_number)
 {
     for (int i = 0; i < INTERRUPT_SLOTS; i++)
-        if (slot_used[i])
+        if (atomic_load_explicit(&slot_used[i], memory_order_acquire))
             unlink(slot_path[i]); /* async-signal-safe */
     struct sigaction default_action = {.sa_handler = SIG_DFL};
     sigemptyset(&default_action.sa_mask);
@@ -51,13 +53,14 @@ void interrupt_temporary(void *user, const char *path, bool exists)
         return; /* not tracked: the next write of the same output removes it */
     pthread_mutex_lock(&slot_lock);
     for (int i = 0; i < INTERRUPT_SLOTS; i++) {
-        if (exists && !slot_used[i]) {
+        bool used = atomic_load_explicit(&slot_used[i], memory_order_relaxed);
+        if (exists && !used) {
             memcpy(slot_path[i], path, length + 1);
-            slot_used[i] = 1;
+            atomic_store_explicit(&slot_used[i], 1, memory_order_release);
             break;
         }
-        if (!exists && slot_used[i] && strcmp(slot_path[i], path) == 0) {
-            slot_used[i] = 0;
+        if (!exists && used && strcmp(slot_path[i], path) == 0) {
+            atomic_store_explicit(&slot_used[i], 0, memory_order_release);
             break;
         }
     }

@@ -57,7 +57,9 @@ typedef struct gj2k_error {
 /* A short constant name for a status, e.g. "malformed input". */
 GJ2K_API const char *gj2k_status_name(gj2k_status status);
 
-/* Receives non-fatal remarks (an ignored chunk, a clamped value). */
+/* Receives non-fatal remarks (an ignored chunk, a clamped value), one line
+ * each. A decode may call it from several of its threads at once: a
+ * callback that keeps state must lock. */
 typedef void (*gj2k_warning_fn)(void *user, const char *message);
 
 /* ----------------------------------------------------------- the image */
@@ -268,7 +270,8 @@ typedef struct gj2k_decode_options {
     uint64_t max_memory;       /* --max-memory: bytes the decode's large buffers (the image,
                                   a tile's coefficients, rendering) may hold at once; more is
                                   refused with GJ2K_ERROR_LIMIT before it is allocated.
-                                  0: half the machine's physical memory */
+                                  0: half the machine's physical memory (or of a
+                                  container's limit, when less) */
     bool allow_partial;        /* -allow-partial: decode an incomplete codestream (a tile-part
                                   cut short, tiles or tile-parts missing) to what it holds,
                                   with warnings; otherwise that fails with
