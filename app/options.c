@@ -154,9 +154,16 @@ bool options_parse_size(const char *text, uint64_t *bytes)
 {
     if (text == NULL || *text < '0' || *text > '9')
         return false;
+    size_t digits = strspn(text, "0123456789.");
+    const char *point = strchr(text, '.');
+    if (point != NULL && (size_t)(point - text) < digits &&
+        memchr(point + 1, '.', digits - (size_t)(point - text) - 1) != NULL)
+        return false; /* one decimal point at most */
     char *end;
     errno = 0;
     double value = strtod(text, &end);
+    if ((size_t)(end - text) != digits)
+        return false; /* no hexadecimal, no exponent */
     if (errno != 0 || value < 1)
         return false;
     static const char units[] = "KMGTP";

@@ -6,12 +6,26 @@
 
 #include "error.h"
 
+/* The memory limit of the process's control group (cgroup v2 memory.max
+ * of its own group, as a container sees it), or UINT64_MAX. */
+static uint64_t cgroup_limit(void)
+{
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+    if (f == NULL)
+        return UINT64_MAX;
+    unsigned long long value = 0;
+    int read = fscanf(f, "%llu", &value);
+    fclose(f);
+    return read == 1 && value > 0 ? (uint64_t)value : UINT64_MAX; /* "max": none */
+}
+
 uint64_t memory_default_limit(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page_size <= 0)
-        return (uint64_t)1 << 30;
-    return (uint64_t)pages * (uint64_t)page_size / 2;
+    uint64_t physical = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size
+                                                  : (uint64_t)2 << 30;
+    uint64_t group = cgroup_limit();
+    return (physical < group ? physical : group) / 2;
 }
 
 void memory_budget_init(memory_budget *budget, uint64_t limit)
@@ -23,7 +37,7 @@ void memory_budget_init(memory_budget *budget, uint64_t limit)
 /* "1.5 GiB", "300 MiB", "512 bytes". */
 static const char *human(uint64_t bytes, char *text, size_t size)
 {
-    static const char *units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     if (bytes < 1024) {
         snprintf(text, size, "%llu bytes", (unsigned long long)bytes);
         return text;
@@ -62,4 +76,10 @@ void memory_budget_give(memory_budget *budget, uint64_t bytes)
 {
     if (budget != NULL)
         atomic_fetch_sub(&budget->used, bytes);
+}
+
+void memory_budget_add(memory_budget *budget, uint64_t bytes)
+{
+    if (budget != NULL)
+        atomic_fetch_add(&budget->used, bytes);
 }

@@ -19,7 +19,8 @@ typedef struct memory_budget {
 /* `limit` bytes; 0 means memory_default_limit(). */
 void memory_budget_init(memory_budget *budget, uint64_t limit);
 
-/* Half the machine's physical memory (1 GiB when it cannot be known). */
+/* Half the machine's physical memory, or of the control group's limit when
+ * that is less (a container's); 1 GiB when neither can be known. */
 uint64_t memory_default_limit(void);
 
 /* Takes `bytes` for `what` ("the decoded image"), or fails with
@@ -27,5 +28,7 @@ uint64_t memory_default_limit(void);
 gj2k_status memory_budget_take(memory_budget *budget, uint64_t bytes, const char *what,
                                gj2k_error *error);
 void memory_budget_give(memory_budget *budget, uint64_t bytes);
+/* Counts `bytes` allocated already (within what an earlier take allowed for). */
+void memory_budget_add(memory_budget *budget, uint64_t bytes);
 
 #endif

@@ -76,7 +76,8 @@ for target in "${targets[@]}"; do
                "$(stat average_exec_per_sec)" "${cov:-?}" "$(stat new_units_added)" "$findings")")
   if [ "$merge" = 1 ] && [ "$findings" -eq 0 ]; then
     mkdir -p "tests/fuzz/corpus/$target"
-    "$binary" -merge=1 "${extra[@]}" "tests/fuzz/corpus/$target" "$run/new" >"$run/merge.txt" 2>&1
+    (cd "$run" && "$binary" -merge=1 "${extra[@]}" "$repo/tests/fuzz/corpus/$target" new \
+        >merge.txt 2>&1) || { echo "   merge failed: $run/merge.txt"; status=1; }
     echo "   corpus/$target: $(ls "tests/fuzz/corpus/$target" | wc -l) inputs," \
          "$(( $(du -sb "tests/fuzz/corpus/$target" | cut -f1) / 1024 )) KiB"
   fi

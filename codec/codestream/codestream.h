@@ -460,6 +460,7 @@ typedef struct j2k_codestream {
     size_t eoc_offset;
     bool cut_short;             /* the data ends inside a tile-part's SOT or header */
     size_t cut_offset;          /* where that tile-part's SOT lies */
+    uint32_t cut_tile;          /* its tile (Isot), UINT32_MAX when the SOT is cut */
 } j2k_codestream;
 
 /*

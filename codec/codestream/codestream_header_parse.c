@@ -341,6 +341,7 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
                   "segment (dropped)", sot_offset);
         p->cs->cut_short = true;
         p->cs->cut_offset = sot_offset;
+        p->cs->cut_tile = UINT32_MAX;
         *stop = true;
         return GJ2K_OK;
     }
@@ -423,6 +424,7 @@ static gj2k_status parse_tile_part(codestream_parser *p, size_t sot_offset, size
                 j2k_header_free(&tp.header);
                 p->cs->cut_short = true;
                 p->cs->cut_offset = sot_offset;
+                p->cs->cut_tile = sot.tile_index;
                 *stop = true;
                 return GJ2K_OK;
             }

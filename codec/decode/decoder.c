@@ -1,6 +1,6 @@
 /* decoder.c - the public decoding API: a JP2 file or a raw codestream in,
  * an image out. Parses the codestream (Annex A), decodes the tiles that meet
- * the requested area (tile_decoder.c), then renders it as asked: JP2 palette,
+ * the requested area (tile_decoder.c), then renders it (decode_render.c): JP2 palette,
  * channel definitions and colour space (Annex I), components kept,
  * upsampling, conversion to sRGB, output precision. */
 #include <pthread.h>
@@ -15,6 +15,7 @@
 #include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_formats.h"
+#include "decode_render.h"
 #include "jp2_file.h"
 #include "memory_budget.h"
 #include "tile_decoder.h"
@@ -125,51 +126,6 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
                                    siz->num_components, info, error);
     free(info);
     return status;
-}
-
-/* Keeps the listed components, in the order listed (opj_decompress -c). */
-static gj2k_status select_components(gj2k_image *image, const uint32_t *indices, uint32_t count,
-                                     gj2k_error *error)
-{
-    for (uint32_t i = 0; i < count; i++)
-        if (indices[i] >= image->num_components)
-            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
-                             "component %u does not exist (the image has %u)", indices[i],
-                             image->num_components);
-    gj2k_component *kept = calloc(count, sizeof *kept);
-    bool *taken = calloc(image->num_components, sizeof *taken);
-    if (kept == NULL || taken == NULL) {
-        free(kept);
-        free(taken);
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        const gj2k_component *source = &image->components[indices[i]];
-        kept[i] = *source;
-        /* listed twice: the second gets its own copy (narrow or wide samples) */
-        gj2k_status status = taken[indices[i]] ? color_render_copy(source, &kept[i], error) : GJ2K_OK;
-        if (status != GJ2K_OK) {
-            for (uint32_t j = 0; j < i; j++) {
-                const gj2k_component *shared = &image->components[indices[j]];
-                if (kept[j].samples != shared->samples || kept[j].wide_samples != shared->wide_samples)
-                    color_render_release(&kept[j]);
-            }
-            free(kept);
-            free(taken);
-            return status;
-        }
-        taken[indices[i]] = true;
-    }
-    for (uint32_t c = 0; c < image->num_components; c++)
-        if (!taken[c])
-            color_render_release(&image->components[c]);
-    free(image->components);
-    free(taken);
-    image->components = kept;
-    image->num_components = count;
-    if (count < 3 && image->color_space != GJ2K_COLOR_GRAY)
-        image->color_space = GJ2K_COLOR_UNKNOWN;
-    return GJ2K_OK;
 }
 
 /* The second half of a tile (tile_decode_samples) on its own thread, which
@@ -332,11 +288,18 @@ static bool tile_lacks(const j2k_codestream *cs, uint32_t t, char *why, size_t s
             return true;
         }
     }
-    uint8_t declared = tile->parts[0].num_parts;
+    uint8_t declared = 0; /* TNsot: 0 in a tile-part that does not say (A.4.2) */
+    for (size_t i = 0; i < tile->num_parts; i++)
+        declared = tile->parts[i].num_parts != 0 ? tile->parts[i].num_parts : declared;
     if (declared != 0 && tile->num_parts < declared) {
         snprintf(why, size, "tile %u has %zu of its %u tile-parts", t, tile->num_parts, declared);
         return true;
     }
+    for (size_t i = 0; i < tile->num_parts; i++) /* in TPsot order: a gap is a lost part */
+        if (tile->parts[i].part_index != i) {
+            snprintf(why, size, "tile %u lacks its tile-part %zu", t, i);
+            return true;
+        }
     return false;
 }
 
@@ -355,7 +318,8 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
             lacking++ == 0)
             memcpy(first, why, sizeof first);
     }
-    if (lacking == 0 && cs->cut_short)
+    if (lacking == 0 && cs->cut_short &&
+        (cs->cut_tile == UINT32_MAX || tile_is_decoded(&cs->siz, cs->cut_tile, area, options)))
         return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
                          "incomplete codestream: the data ends inside the tile-part at offset %zu",
                          cs->cut_offset);
@@ -434,60 +398,6 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     return status;
 }
 
-/* Bytes of the full-size components that upsampling or a conversion to RGB
- * (3 of them) makes beside the image's own. */
-static uint64_t full_size_bytes(const gj2k_image *image, uint32_t count)
-{
-    return (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0) * 4u * count;
-}
-
-/* A rendering step that makes new components, its memory taken first and
- * given back after (the old components go as the new ones come). */
-static gj2k_status rendering_step(memory_budget *memory, uint64_t bytes, const char *what,
-                                  gj2k_status (*step)(gj2k_image *, void *, gj2k_error *),
-                                  gj2k_image *image, void *context, gj2k_error *error)
-{
-    gj2k_status status = memory_budget_take(memory, bytes, what, error);
-    if (status != GJ2K_OK)
-        return status;
-    status = step(image, context, error);
-    memory_budget_give(memory, bytes);
-    return status;
-}
-
-static gj2k_status upsample_step(gj2k_image *image, void *context, gj2k_error *error)
-{
-    (void)context;
-    return color_render_upsample(image, error);
-}
-
-static gj2k_status rgb_step(gj2k_image *image, void *context, gj2k_error *error)
-{
-    const gj2k_decode_options *options = context;
-    return color_render_to_rgb(image, options->warning, options->warning_user, error);
-}
-
-static gj2k_status render(gj2k_image *image, const jp2_file *jp2, const gj2k_decode_options *options,
-                          memory_budget *memory, gj2k_error *error)
-{
-    gj2k_status status = GJ2K_OK;
-    if (jp2 != NULL && !options->raw_components)
-        status = color_render_apply_jp2(image, jp2, options->warning, options->warning_user, error);
-    if (status == GJ2K_OK && options->components != NULL)
-        status = select_components(image, options->components, options->num_components, error);
-    if (status == GJ2K_OK && options->upsample)
-        status = rendering_step(memory, full_size_bytes(image, image->num_components),
-                                "upsampling", upsample_step, image, NULL, error);
-    bool ycc = image->color_space == GJ2K_COLOR_SYCC || image->color_space == GJ2K_COLOR_ESYCC;
-    if (status == GJ2K_OK && (options->force_rgb || (ycc && !options->raw_components)))
-        status = rendering_step(memory, full_size_bytes(image, 3), "the conversion to RGB",
-                                rgb_step, image, (void *)options, error);
-    if (status == GJ2K_OK && options->precision != 0)
-        status = color_render_set_precision(image, options->precision, COLOR_RENDER_KEEP_SIGN,
-                                            error);
-    return status;
-}
-
 gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_decode_options *options,
                                gj2k_image **out, gj2k_error *error)
 {
@@ -534,7 +444,8 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
     if (status == GJ2K_OK)
         status = decode_tiles(cs, codestream, area, options, &memory, image, error);
     if (status == GJ2K_OK)
-        status = render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, &memory, error);
+        status = decode_render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, &memory,
+                               error);
     j2k_codestream_destroy(cs);
     jp2_file_free(&jp2);
     if (status != GJ2K_OK) {

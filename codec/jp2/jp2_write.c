@@ -197,7 +197,10 @@ static gj2k_status describe_color(jp2_file *out, const gj2k_image *image, gj2k_e
     case GJ2K_COLOR_GRAY: spec->enumerated = JP2_ENUM_GREYSCALE; break;
     case GJ2K_COLOR_SRGB: spec->enumerated = JP2_ENUM_SRGB; break;
     case GJ2K_COLOR_SYCC: spec->enumerated = JP2_ENUM_SYCC; break;
-    case GJ2K_COLOR_ESYCC: spec->enumerated = JP2_ENUM_ESYCC; break;
+    case GJ2K_COLOR_ESYCC: /* a JPX colour space: JP2's colr takes 16, 17, 18 (I.5.3.3) */
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "JP2: e-sYCC is not a JP2 colour space (sRGB, greyscale or sYCC); "
+                         "convert the image to RGB first");
     case GJ2K_COLOR_UNKNOWN: {
         uint32_t color_components = 0;
         for (uint32_t c = 0; c < image->num_components; c++)

@@ -10,7 +10,8 @@
  * (GJ2K_ERROR_LIMIT, before any tile is decoded) and tried again at lower
  * resolutions, so that large inputs still reach Tier-2 and Tier-1 cheaply;
  * the last input byte's low bit asks for one more decode at the next
- * resolution, and the next bits for fewer quality layers. */
+ * resolution, the next two for fewer quality layers, the next for the
+ * strict decode of an incomplete codestream (no allow_partial). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     uint8_t last = size > 0 ? data[size - 1] : 0;
     gj2k_decode_options options = {.threads = 1, .max_samples = FUZZ_MAX_SAMPLES,
-                                   .max_memory = FUZZ_MAX_MEMORY, .allow_partial = true,
+                                   .max_memory = FUZZ_MAX_MEMORY,
+                                   .allow_partial = ((last >> 3) & 1u) == 0,
                                    .max_layers = (last >> 1) & 3u, .warning = ignore_warning};
     bool decoded = false, once_more = last & 1u;
     for (unsigned reduce = 0; reduce <= FUZZ_MAX_REDUCE; reduce++) {
