@@ -1,8 +1,9 @@
 /* decoder.c - the public decoding API: a JP2 file or a raw codestream in,
- * an image out. Parses the codestream (Annex A), decodes the tiles that meet
- * the requested area (tile_decoder.c), then renders it (decode_render.c): JP2 palette,
- * channel definitions and colour space (Annex I), components kept,
- * upsampling, conversion to sRGB, output precision. */
+ * an image out. Parses the codestream (Annex A), refuses an incomplete one
+ * unless partial images are allowed, decodes the tiles that meet the
+ * requested area (tile_decoder.c) within the memory limit, then renders the
+ * image (decode_render.c): JP2 palette, channel definitions and colour space
+ * (Annex I), components kept, upsampling, conversion to sRGB, precision. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
