@@ -45,16 +45,29 @@ static void write_text(const char *path, const char *text)
     REQUIRE(fclose(f) == 0);
 }
 
+/* A small source image, the output path `name` and its temporary, in the
+ * test's directory; `text` written to the temporary. */
+typedef struct output_case {
+    char source[1024], out[1024], temporary[1100];
+} output_case;
+
+static gj2k_image *prepare(output_case *c, const char *name, const char *text)
+{
+    snprintf(c->source, sizeof c->source, "%s/source.ppm", test_temp_dir());
+    snprintf(c->out, sizeof c->out, "%s/%s", test_temp_dir(), name);
+    snprintf(c->temporary, sizeof c->temporary, "%s.tmp-gj2k", c->out);
+    write_text(c->temporary, text);
+    return write_test_image(c->source, 40, 30, 3, 8);
+}
+
 /* A temporary left by a killed run is removed when the same output is written. */
 static void stale_temporary_removed(void)
 {
-    char source[1024], out[1024], stale[1100], args[4096];
-    snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
-    snprintf(out, sizeof out, "%s/out.j2k", test_temp_dir());
-    snprintf(stale, sizeof stale, "%s.tmp-gj2k", out);
-    gj2k_image *image = write_test_image(source, 40, 30, 3, 8);
+    output_case c;
+    gj2k_image *image = prepare(&c, "out.j2k", "half a file");
     REQUIRE(image != NULL);
-    write_text(stale, "half a file");
+    const char *source = c.source, *out = c.out, *stale = c.temporary;
+    char args[4096];
     run_result r;
     snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, out);
     run_gj2k(&r, args);
@@ -72,14 +85,12 @@ static void stale_temporary_removed(void)
  * write goes through another name, and leaves nothing of its own. */
 static void held_temporary_kept(void)
 {
-    char source[1024], out[1024], held[1100], args[4096];
-    snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
-    snprintf(out, sizeof out, "%s/out.ppm", test_temp_dir());
-    snprintf(held, sizeof held, "%s.tmp-gj2k", out);
-    gj2k_image *image = write_test_image(source, 40, 30, 3, 8);
+    output_case c;
+    gj2k_image *image = prepare(&c, "out.ppm", "being written");
     REQUIRE(image != NULL);
     gj2k_image_destroy(image);
-    write_text(held, "being written");
+    const char *source = c.source, *out = c.out, *held = c.temporary;
+    char args[4096];
     int fd = open(held, O_RDONLY);
     REQUIRE(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
     run_result r;
