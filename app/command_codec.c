@@ -167,6 +167,7 @@ int command_decode(int argc, char **argv)
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .raw_components = options_has(&options, "--raw-components"),
+                                  .guess_sycc = true,
                                   .upsample = options_has(&options, "--upsample"),
                                   .allow_partial = options_has(&options, "--allow-partial") ||
                                                    options_has(&options, "-allow-partial"),

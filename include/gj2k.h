@@ -263,6 +263,10 @@ typedef struct gj2k_decode_options {
      * applied, and sYCC and e-sYCC images are converted to sRGB (their
      * subsampled colour components brought to full size first). */
     bool raw_components;       /* --raw-components: the codestream's components as coded */
+    bool guess_sycc;           /* three components of no stated colour space, the second
+                                  subsampled, are taken as sYCC (and so converted to sRGB),
+                                  as opj_decompress and grk_decompress take them; gj2k
+                                  decode sets it */
     bool upsample;             /* --upsample: subsampled components to full size */
     bool force_rgb;            /* --force-rgb: grey and ICC images to sRGB too */
     unsigned precision;        /* -p: every component to this many bits; 0 = keep */

@@ -146,6 +146,11 @@ gj2k_status decode_render(gj2k_image *image, const jp2_file *jp2,
         status = counted(memory, full_size_bytes(image, options->num_components, 8),
                          "the components kept", select_step, image, &job, error);
     n = image->num_components;
+    /* Before upsampling, which would hide the subsampling. */
+    if (options->guess_sycc && !options->raw_components && n == 3 &&
+        image->color_space == GJ2K_COLOR_UNKNOWN &&
+        (image->components[1].dx != 1 || image->components[1].dy != 1))
+        image->color_space = GJ2K_COLOR_SYCC;
     if (status == GJ2K_OK && options->upsample)
         status = counted(memory, full_size_bytes(image, n, 8), "upsampling", upsample_step, image,
                          &job, error);

@@ -2,7 +2,8 @@
  * hands it over, in this order: a JP2 file's palette, component mapping,
  * channel definitions and colour space (Annex I.5.3; not with
  * raw_components), the components kept (-c), upsampling, the conversion to
- * sRGB (sYCC and e-sYCC unless raw_components; grey and ICC with force_rgb),
+ * sRGB (sYCC and e-sYCC unless raw_components, and with guess_sycc three
+ * components whose second is subsampled; grey and ICC with force_rgb),
  * the output precision (-p). Each step's new buffers are taken from the
  * memory budget before it runs, and the image's charge follows its size. */
 #ifndef GJ2K_DECODE_RENDER_H

@@ -199,10 +199,63 @@ static void decode_renders_like_the_peers(void)
     CHECK_EQ(temp_entries(), entries);
 }
 
+/* A raw codestream of three components whose chroma is subsampled (4:2:0)
+ * and no colour space is taken as sYCC and rendered as RGB, as
+ * opj_decompress renders it (within the rounding of its sYCC products:
+ * it truncates them); --raw-components keeps the coded components. */
+static void decode_guesses_sycc_like_the_peers(void)
+{
+    char raw[1024], coded[1024], rgb[1024], kept[1024], peer[1024], args[4096];
+    snprintf(raw, sizeof raw, "%s/in.raw", test_temp_dir());
+    snprintf(coded, sizeof coded, "%s/in.j2k", test_temp_dir());
+    snprintf(rgb, sizeof rgb, "%s/rgb.ppm", test_temp_dir());
+    snprintf(kept, sizeof kept, "%s/kept.ppm", test_temp_dir());
+    snprintf(peer, sizeof peer, "%s/peer.ppm", test_temp_dir());
+    uint8_t planes[32 * 16 + 2 * 16 * 8];
+    for (size_t i = 0; i < sizeof planes; i++) /* Y a ramp, Cb and Cr away from 128 */
+        planes[i] = (uint8_t)(i < 32 * 16 ? 40 + (i % 32) * 5 : i < 32 * 16 + 128 ? 90 : 190);
+    REQUIRE(write_prefix(raw, planes, sizeof planes));
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 32,16,3,8,u@1x1:2x2:2x2", raw, coded);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", coded, rgb);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' --raw-components", coded, kept);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    gj2k_image *rendered = read_image(rgb), *plain = read_image(kept);
+    REQUIRE(rendered != NULL && plain != NULL);
+    CHECK(rendered->num_components == 3 && rendered->components[0].width == 32);
+    CHECK(!same_samples(rendered, plain)); /* converted, not just upsampled */
+    /* R = Y + 1.402 (Cr - 128) at the first sample: 40 + 1.402 * 62 = 126.9 */
+    CHECK_EQ(rendered->components[0].samples[0], 127);
+    if (system("command -v opj_decompress >/dev/null 2>&1") == 0) {
+        snprintf(args, sizeof args, "opj_decompress -i '%s' -o '%s' >/dev/null 2>&1", coded, peer);
+        gj2k_image *theirs = system(args) == 0 ? read_image(peer) : NULL;
+        CHECK(theirs != NULL && theirs->num_components == 3);
+        for (uint32_t c = 0; theirs != NULL && c < 3; c++)
+            for (size_t i = 0; i < 32 * 16; i++) {
+                int32_t d = rendered->components[c].samples[i] - theirs->components[c].samples[i];
+                if (d < -3 || d > 3) {
+                    fprintf(stderr, "  component %u sample %zu: %d against opj's %d\n", c, i,
+                            rendered->components[c].samples[i], theirs->components[c].samples[i]);
+                    CHECK(!"within 3 of opj_decompress");
+                    break;
+                }
+            }
+        gj2k_image_destroy(theirs);
+    }
+    gj2k_image_destroy(rendered);
+    gj2k_image_destroy(plain);
+}
+
 static const test_case cases[] = {
     {"decode_options", decode_options},
     {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
     {"decode_renders_like_the_peers", decode_renders_like_the_peers},
+    {"decode_guesses_sycc_like_the_peers", decode_guesses_sycc_like_the_peers},
 };
 
 TEST_MAIN(cases)
