@@ -95,7 +95,7 @@ double dwt_synthesis_energy(bool reversible, unsigned level, dwt_band band);
 /* 1/K as OpenJPEG's and Grok's synthesis apply it: 13318 / 2^14, a 13-bit
  * fixed-point value of 1/K (their high band is scaled by 2/K = 13318 / 2^13
  * against steps without the band's gain, which is the same in binary32).
- * It is 3.3e-5 smaller than 1/K: at 16 bits that moves samples by up to 3,
+ * It is smaller than 1/K by 3.3e-5 of it: at 16 bits that moves samples by up to 3,
  * so the decoder uses it to decode as they do (docs/numerics.md). */
 #define DWT97_INV_K_INTEROP (0x1.a03p-1f)
 

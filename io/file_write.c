@@ -76,26 +76,33 @@ static bool lock_new(int fd, const char *name)
     return still_named(fd, name);
 }
 
+/* `name` made new and locked: its descriptor, or -1 with errno set (EEXIST
+ * when the name is taken). */
+static int try_create(const char *name, const gj2k_write_options *options)
+{
+    int fd = create_exclusive(name, options);
+    if (fd >= 0 && !lock_new(fd, name)) {
+        close(fd);
+        tell(options, name, false);
+        errno = EEXIST;
+        return -1;
+    }
+    return fd;
+}
+
 /* A new, locked file beside `path`, with the permissions the umask gives any
  * new file (mkstemp would force 0600); its name in `name`. */
 static int create_temporary(const char *path, char *name, size_t name_size,
                             const gj2k_write_options *options)
 {
     snprintf(name, name_size, "%s" TEMPORARY_SUFFIX, path);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        int fd = create_exclusive(name, options);
-        if (fd >= 0) {
-            if (lock_new(fd, name))
-                return fd;
-            close(fd); /* a remover has it: a name of our own instead */
-            tell(options, name, false);
-            break;
-        }
-        if (errno != EEXIST)
-            return -1;
-        if (attempt == 0)
-            remove_if_stale(name);
+    int fd = try_create(name, options);
+    if (fd < 0 && errno == EEXIST) {
+        remove_if_stale(name);
+        fd = try_create(name, options);
     }
+    if (fd >= 0 || errno != EEXIST)
+        return fd;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     uint64_t salt = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)(uintptr_t)name ^ (uint64_t)getpid();
@@ -103,18 +110,11 @@ static int create_temporary(const char *path, char *name, size_t name_size,
         salt = salt * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(name, name_size, "%s" TEMPORARY_SUFFIX "-%08llx", path,
                  (unsigned long long)(salt >> 32));
-        int fd = create_exclusive(name, options);
-        if (fd >= 0) {
-            if (lock_new(fd, name))
-                return fd;
-            close(fd);
-            tell(options, name, false);
-            continue;
-        }
-        if (errno != EEXIST)
-            return -1;
+        fd = try_create(name, options);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
     }
-    return -1;
+    return -1; /* errno: EEXIST */
 }
 
 static bool write_all(int fd, const uint8_t *data, size_t size)
@@ -161,16 +161,24 @@ gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t s
     return GJ2K_OK;
 }
 
+/* Closes the temporary (its lock goes with it), tells that it is gone and
+ * forgets it; the file itself is left where it is. */
+static void forget(file_temporary *temporary, const gj2k_write_options *options)
+{
+    if (temporary->fd >= 0)
+        close(temporary->fd);
+    tell(options, temporary->name, false);
+    free(temporary->name);
+    *temporary = (file_temporary){.fd = -1};
+}
+
 gj2k_status file_commit_temporary(file_temporary *temporary, const char *path,
                                   const gj2k_write_options *options, gj2k_error *error)
 {
     if (temporary->fd >= 0 && !still_named(temporary->fd, temporary->name)) {
         gj2k_status s = gj2k_fail(error, GJ2K_ERROR_IO,
                                   "cannot write %s: its temporary file was replaced", path);
-        close(temporary->fd);
-        tell(options, temporary->name, false);
-        free(temporary->name);
-        *temporary = (file_temporary){.fd = -1};
+        forget(temporary, options); /* the name is another writer's now */
         return s;
     }
     if (rename(temporary->name, path) != 0) {
@@ -179,11 +187,7 @@ gj2k_status file_commit_temporary(file_temporary *temporary, const char *path,
         file_discard_temporary(temporary, options);
         return s;
     }
-    if (temporary->fd >= 0)
-        close(temporary->fd); /* the lock goes with it, after the rename */
-    tell(options, temporary->name, false);
-    free(temporary->name);
-    *temporary = (file_temporary){.fd = -1};
+    forget(temporary, options); /* unlocked only once renamed */
     return GJ2K_OK;
 }
 
@@ -192,11 +196,7 @@ void file_discard_temporary(file_temporary *temporary, const gj2k_write_options 
     if (temporary->name == NULL)
         return;
     remove(temporary->name);
-    if (temporary->fd >= 0)
-        close(temporary->fd);
-    tell(options, temporary->name, false);
-    free(temporary->name);
-    *temporary = (file_temporary){.fd = -1};
+    forget(temporary, options);
 }
 
 gj2k_status file_write_whole(const char *path, const uint8_t *data, size_t size,

@@ -90,6 +90,13 @@ gj2k_status image_check_sample_budget(const gj2k_read_options *options, uint64_t
 uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
                             uint32_t num_components, const gj2k_component_info *info);
 
+/* Bytes gj2k_image_create holds a sample of `precision` bits in (int32_t,
+ * or int64_t above GJ2K_MAX_NARROW_PRECISION). */
+static inline unsigned image_sample_bytes(uint32_t precision)
+{
+    return precision > GJ2K_MAX_NARROW_PRECISION ? 8u : 4u;
+}
+
 /* Smallest and largest sample value of a component's precision and sign. */
 int64_t image_sample_min(const gj2k_component *component);
 int64_t image_sample_max(const gj2k_component *component);

@@ -6,6 +6,7 @@
 
 #include "color_render.h"
 #include "error.h"
+#include "image_formats.h"
 
 /* Keeps the listed components, in the order listed (opj_decompress -c). */
 static gj2k_status select_components(gj2k_image *image, const uint32_t *indices, uint32_t count,
@@ -52,14 +53,13 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
     return GJ2K_OK;
 }
 
-/* Bytes the image's samples take: 4 a sample, 8 above
- * GJ2K_MAX_NARROW_PRECISION bits. */
+/* Bytes the image's samples take. */
 static uint64_t image_bytes(const gj2k_image *image)
 {
     uint64_t bytes = 0;
     for (uint32_t c = 0; c < image->num_components; c++) {
         const gj2k_component *k = &image->components[c];
-        bytes += (uint64_t)k->width * k->height * (k->precision > GJ2K_MAX_NARROW_PRECISION ? 8 : 4);
+        bytes += (uint64_t)k->width * k->height * image_sample_bytes(k->precision);
     }
     return bytes;
 }

@@ -175,8 +175,9 @@ static gj2k_status inverse_transform_plane(void *context, size_t index, unsigned
     size_t stride = plane->rect.x1 - plane->rect.x0;
     if (rect_area(plane->rect) == 0)
         return GJ2K_OK;
-    return plane->reversible ? dwt_inverse_53(plane->integers, stride, plane->rect, plane->levels)
-                             : dwt_inverse_97_interop(plane->floats, stride, plane->rect, plane->levels);
+    if (plane->reversible)
+        return dwt_inverse_53(plane->integers, stride, plane->rect, plane->levels);
+    return dwt_inverse_97_interop(plane->floats, stride, plane->rect, plane->levels);
 }
 
 /* Whether components 0..2 go back through a component transform (Annex
