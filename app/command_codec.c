@@ -86,42 +86,6 @@ static bool needs_one_size(gj2k_file_format format, bool split)
            format == GJ2K_FORMAT_TIFF || format == GJ2K_FORMAT_BMP;
 }
 
-/* -split-pnm: component k to OUT_k.pgm (OUT: the output path without its
- * extension), each file whole or not at all; on a failure none is left. */
-static gj2k_status write_split_pnm(const gj2k_image *image, const char *output,
-                                   const gj2k_write_options *options, gj2k_error *error)
-{
-    const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
-    size_t stem = dot != NULL && (slash == NULL || dot > slash) ? (size_t)(dot - output)
-                                                                 : strlen(output);
-    char path[4096];
-    gj2k_status status = GJ2K_OK;
-    uint32_t written = 0;
-    for (uint32_t c = 0; c < image->num_components && status == GJ2K_OK; c++) {
-        if (snprintf(path, sizeof path, "%.*s_%u.pgm", (int)stem, output, c) >= (int)sizeof path) {
-            status = GJ2K_ERROR_INVALID_ARGUMENT;
-            snprintf(error->message, sizeof error->message, "%s: output path too long", output);
-            error->status = status;
-            break;
-        }
-        gj2k_component one = image->components[c];
-        one.role = GJ2K_ROLE_COLOR; /* a plain PGM, whatever it was */
-        gj2k_image view = *image;
-        view.num_components = 1;
-        view.components = &one;
-        view.color_space = GJ2K_COLOR_GRAY;
-        view.icc_profile = NULL;
-        view.icc_profile_size = 0;
-        status = gj2k_image_write_file(&view, path, options, error);
-        written += status == GJ2K_OK;
-    }
-    for (uint32_t c = 0; status != GJ2K_OK && c < written; c++) {
-        snprintf(path, sizeof path, "%.*s_%u.pgm", (int)stem, output, c);
-        remove(path);
-    }
-    return status;
-}
-
 /* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
 static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
 {
@@ -184,7 +148,8 @@ int command_decode(int argc, char **argv)
         format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2) {
         report_error("decode: -o %s: %s", output,
                      format == GJ2K_FORMAT_UNKNOWN
-                         ? "unknown output format (use .ppm .pgm .pam .png .tif .bmp .pgx .raw .rawl)"
+                         ? "unknown output format "
+                           "(use .ppm .pgm .pam .png .tif .bmp .pgx .raw .rawl)"
                      : format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2
                          ? "JPEG 2000 output is gj2k encode's (it takes a JPEG 2000 input)"
                          : "this build cannot write that format");
@@ -265,23 +230,18 @@ int command_decode(int argc, char **argv)
     gj2k_status decoded = gj2k_decode_file(input, &decode, &image, &error);
     if (decoded == GJ2K_OK)
         print_held_warnings(&held);
-    if (decoded == GJ2K_ERROR_TRUNCATED && strncmp(error.message, "incomplete codestream", 21) == 0) {
-        report_error("%s: %s (-allow-partial decodes what it holds)", input, error.message);
-        return 1;
-    }
-    if (decoded == GJ2K_ERROR_LIMIT && strstr(error.message, "memory limit") != NULL) {
-        report_error("%s: %s (--max-memory SIZE)", input, error.message);
-        return 1;
-    }
     if (decoded != GJ2K_OK) {
-        report_error("%s: %s", input, error.message);
+        report_error("%s: %s%s", input, error.message,
+                     report.incomplete    ? " (-allow-partial decodes what it holds)"
+                     : report.over_memory ? " (--max-memory SIZE)"
+                                          : "");
         return 1;
     }
     gj2k_write_options write_options = {.warning = report_warning,
                                         .warning_user = (void *)output,
-                                        .temporary = interrupt_temporary};
-    gj2k_status status = split ? write_split_pnm(image, output, &write_options, &error)
-                               : gj2k_image_write_file(image, output, &write_options, &error);
+                                        .temporary = interrupt_temporary,
+                                        .split_components = split};
+    gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
     if (status == GJ2K_OK && verbose)
         printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), written to %s\n",
                input, image->x1 - image->x0, image->y1 - image->y0, image->num_components,

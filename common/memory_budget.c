@@ -32,6 +32,7 @@ void memory_budget_init(memory_budget *budget, uint64_t limit)
 {
     budget->limit = limit != 0 ? limit : memory_default_limit();
     atomic_init(&budget->used, 0);
+    atomic_init(&budget->refused, false);
 }
 
 /* "1.5 GiB", "300 MiB", "512 bytes". */
@@ -60,6 +61,7 @@ gj2k_status memory_budget_take(memory_budget *budget, uint64_t bytes, const char
     uint64_t used = atomic_load(&budget->used);
     for (;;) {
         if (bytes > budget->limit || used > budget->limit - bytes) {
+            atomic_store(&budget->refused, true);
             char need[32], limit[32], held[32];
             return gj2k_fail(error, GJ2K_ERROR_LIMIT,
                              "%s needs %s, over the memory limit of %s (%s held already; "

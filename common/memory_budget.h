@@ -14,6 +14,7 @@
 typedef struct memory_budget {
     uint64_t limit;          /* UINT64_MAX: none */
     _Atomic uint64_t used;
+    atomic_bool refused;     /* a take has failed */
 } memory_budget;
 
 /* `limit` bytes; 0 means memory_default_limit(). */

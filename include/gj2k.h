@@ -197,6 +197,8 @@ typedef struct gj2k_write_options {
     void *warning_user;
     gj2k_temporary_fn temporary;  /* may be NULL */
     void *temporary_user;
+    bool split_components;        /* PNM: one PGM a component, OUT_0.pgm, OUT_1.pgm, ...
+                                     (opj_decompress -split-pnm), as PGX always is */
 } gj2k_write_options;
 
 /*
@@ -243,6 +245,10 @@ typedef enum gj2k_device {
 typedef struct gj2k_decode_report {
     uint32_t num_tiles;        /* tiles decoded */
     uint32_t gpu_tiles;        /* of those, tiles whose inverse transforms ran on the GPU */
+    bool incomplete;           /* refused (GJ2K_ERROR_TRUNCATED): the codestream lacks tile
+                                  data; allow_partial decodes what it holds */
+    bool over_memory;          /* refused (GJ2K_ERROR_LIMIT): a buffer would have passed
+                                  max_memory */
 } gj2k_decode_report;
 
 /* What to decode and how to render it; zero-initialised means: the whole

@@ -245,16 +245,33 @@ gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format fo
  * renames; a PGX image of more components closes each once written. */
 #define FILES_KEPT_LOCKED 64
 
-/* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them). */
-static char *pgx_component_path(const char *path, uint32_t component)
+/* "dir/out.pgx" and component 2 -> "dir/out_2.pgx" (as OpenJPEG names them;
+ * split PNM files end in `extension`, "pgm"). */
+static char *component_path(const char *path, uint32_t component, const char *extension)
 {
-    const char *extension = path_extension(path);
-    size_t stem = (size_t)(extension - path) - (*extension ? 1 : 0);
+    const char *old = path_extension(path);
+    size_t stem = (size_t)(old - path) - (*old ? 1 : 0);
     size_t length = stem + 32;
     char *name = malloc(length);
     if (name != NULL)
-        snprintf(name, length, "%.*s_%u.pgx", (int)stem, path, component);
+        snprintf(name, length, "%.*s_%u.%s", (int)stem, path, component, extension);
     return name;
+}
+
+/* Component `c` of `image` alone, as a plain grey PGM would hold it. */
+static gj2k_status write_component_pnm(const gj2k_image *image, uint32_t c,
+                                       const gj2k_write_options *options, byte_buffer *out,
+                                       gj2k_error *error)
+{
+    gj2k_component one = image->components[c];
+    one.role = GJ2K_ROLE_COLOR;
+    gj2k_image view = *image;
+    view.num_components = 1;
+    view.components = &one;
+    view.color_space = GJ2K_COLOR_GRAY;
+    view.icc_profile = NULL;
+    view.icc_profile_size = 0;
+    return pnm_write(&view, options, out, error);
 }
 
 gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
@@ -272,17 +289,21 @@ gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
         return explain_unavailable(format, error);
 
     /* Every output file is made whole under a temporary name before any is renamed. */
-    uint32_t files = format == GJ2K_FORMAT_PGX ? image->num_components : 1;
+    bool split = format == GJ2K_FORMAT_PGX ||
+                 (format == GJ2K_FORMAT_PNM && options->split_components);
+    uint32_t files = split ? image->num_components : 1;
     file_temporary *temporaries = calloc(files, sizeof *temporaries);
     char **finals = calloc(files, sizeof *finals);
     gj2k_status status = (temporaries && finals) ? GJ2K_OK
         : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t i = 0; i < files && status == GJ2K_OK; i++) {
         byte_buffer buffer = {0};
-        if (format == GJ2K_FORMAT_PGX) {
-            finals[i] = pgx_component_path(path, i);
-            status = finals[i] ? pgx_write_component(image, i, options, &buffer, error)
-                               : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        if (split) {
+            bool pgx = format == GJ2K_FORMAT_PGX;
+            finals[i] = component_path(path, i, pgx ? "pgx" : "pgm");
+            status = finals[i] == NULL ? gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory")
+                     : pgx           ? pgx_write_component(image, i, options, &buffer, error)
+                                     : write_component_pnm(image, i, options, &buffer, error);
             if (status == GJ2K_OK && buffer.failed)
                 status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
         } else {

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "codestream.h"
-#include "color_render.h"
 #include "dwt.h"
 #include "error.h"
 #include "gpu_stage.h"
@@ -106,11 +105,11 @@ static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_d
     dwt_rect reduced = dwt_band_rect(area, r, DWT_BAND_LL); /* each edge / 2^r, rounded up */
     uint64_t samples = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1,
                                           siz->num_components, info);
-    uint64_t bytes = 0; /* 4 bytes a sample, 8 above GJ2K_MAX_NARROW_PRECISION bits */
+    uint64_t bytes = 0; /* what gj2k_image_create will allocate (saturating) */
     for (uint32_t c = 0; c < siz->num_components && samples != UINT64_MAX; c++) {
         uint64_t n = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1, 1,
                                         &info[c]);
-        uint64_t each = info[c].precision > GJ2K_MAX_NARROW_PRECISION ? 8 : 4;
+        uint64_t each = image_sample_bytes(info[c].precision);
         bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
     }
     gj2k_status status = GJ2K_OK;
@@ -267,8 +266,8 @@ static bool tile_is_decoded(const j2k_siz *siz, uint32_t t, dwt_rect area,
     return false;
 }
 
-/* What one decoded tile lacks (A.4.2: Psot, TNsot), written to `why`;
- * false when it holds all its tile-parts. */
+/* What one decoded tile lacks (A.4.2: Psot, TPsot, TNsot), written to
+ * `why`; false when it holds all its tile-parts. */
 static bool tile_lacks(const j2k_codestream *cs, uint32_t t, char *why, size_t size)
 {
     const j2k_tile *tile = j2k_codestream_tile(cs, t);
@@ -276,38 +275,36 @@ static bool tile_lacks(const j2k_codestream *cs, uint32_t t, char *why, size_t s
         snprintf(why, size, "tile %u has no tile-parts", t);
         return true;
     }
+    uint8_t declared = 0; /* TNsot: 0 in a tile-part that does not say */
     for (size_t i = 0; i < tile->num_parts; i++) {
         const j2k_tile_part *part = &tile->parts[i];
-        if (part->truncated) {
+        if (part->truncated)
             snprintf(why, size, "tile %u, tile-part %u runs %zu bytes past the end of the data", t,
                      part->part_index, (size_t)part->psot - (cs->size - part->sot_offset));
-            return true;
-        }
-        if (part->psot == 0 && !cs->has_eoc) { /* runs to an EOC that is not there */
+        else if (part->psot == 0 && !cs->has_eoc) /* runs to an EOC that is not there */
             snprintf(why, size, "tile %u, tile-part %u runs to the end of the data, which has no "
                      "EOC marker", t, part->part_index);
-            return true;
+        else if (part->part_index != i) /* in TPsot order: a gap is a lost part */
+            snprintf(why, size, "tile %u lacks its tile-part %zu", t, i);
+        else {
+            declared = part->num_parts != 0 ? part->num_parts : declared;
+            continue;
         }
+        return true;
     }
-    uint8_t declared = 0; /* TNsot: 0 in a tile-part that does not say (A.4.2) */
-    for (size_t i = 0; i < tile->num_parts; i++)
-        declared = tile->parts[i].num_parts != 0 ? tile->parts[i].num_parts : declared;
     if (declared != 0 && tile->num_parts < declared) {
         snprintf(why, size, "tile %u has %zu of its %u tile-parts", t, tile->num_parts, declared);
         return true;
     }
-    for (size_t i = 0; i < tile->num_parts; i++) /* in TPsot order: a gap is a lost part */
-        if (tile->parts[i].part_index != i) {
-            snprintf(why, size, "tile %u lacks its tile-part %zu", t, i);
-            return true;
-        }
     return false;
 }
 
 /* Fails, naming what is missing, when a tile to decode is incomplete or the
- * data ends inside a tile-part header, unless partial images are allowed. */
+ * data ends inside a tile-part header, unless partial images are allowed;
+ * *incomplete tells that it failed so. */
 static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
-                                  const gj2k_decode_options *options, gj2k_error *error)
+                                  const gj2k_decode_options *options, bool *incomplete,
+                                  gj2k_error *error)
 {
     if (options->allow_partial)
         return GJ2K_OK;
@@ -319,8 +316,10 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
             lacking++ == 0)
             memcpy(first, why, sizeof first);
     }
-    if (lacking == 0 && cs->cut_short &&
-        (cs->cut_tile == UINT32_MAX || tile_is_decoded(&cs->siz, cs->cut_tile, area, options)))
+    *incomplete = lacking != 0 ||
+                  (cs->cut_short && (cs->cut_tile == UINT32_MAX ||
+                                     tile_is_decoded(&cs->siz, cs->cut_tile, area, options)));
+    if (lacking == 0 && *incomplete)
         return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
                          "incomplete codestream: the data ends inside the tile-part at offset %zu",
                          cs->cut_offset);
@@ -328,7 +327,8 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
         return gj2k_fail(error, GJ2K_ERROR_TRUNCATED, "incomplete codestream: %s", first);
     if (lacking > 1)
         return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
-                         "incomplete codestream: %u tiles lack data (the first: %s)", lacking, first);
+                         "incomplete codestream: %u tiles lack data (the first: %s)", lacking,
+                         first);
     return GJ2K_OK;
 }
 
@@ -438,8 +438,9 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
         status = decoded_area(&cs->siz, options, &area, error);
     if (status == GJ2K_OK)
         status = check_tile_components(&cs->siz, area, codestream_size, error);
+    bool incomplete = false;
     if (status == GJ2K_OK)
-        status = check_complete(cs, area, options, error);
+        status = check_complete(cs, area, options, &incomplete, error);
     if (status == GJ2K_OK)
         status = create_output(&cs->siz, area, options, &memory, &image, error);
     if (status == GJ2K_OK)
@@ -447,6 +448,10 @@ gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_deco
     if (status == GJ2K_OK)
         status = decode_render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, &memory,
                                error);
+    if (options->report != NULL) {
+        options->report->incomplete = incomplete;
+        options->report->over_memory = atomic_load(&memory.refused);
+    }
     j2k_codestream_destroy(cs);
     jp2_file_free(&jp2);
     if (status != GJ2K_OK) {

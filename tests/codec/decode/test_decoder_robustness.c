@@ -634,9 +634,12 @@ static void large_sparse_image_decodes(void)
                   {(uint64_t)500 << 20, "tile 0 component 0"}}; /* 309 MiB each */
     for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
         options.max_memory = limits[k].max_memory;
+        gj2k_decode_report report = {0};
+        options.report = &report;
         image = NULL;
         status = gj2k_decode_memory(data, size, &options, &image, &error);
-        CHECK(status == GJ2K_ERROR_LIMIT && image == NULL);
+        CHECK(status == GJ2K_ERROR_LIMIT && image == NULL && report.over_memory &&
+              !report.incomplete);
         if (strstr(error.message, limits[k].refused) == NULL ||
             strstr(error.message, "memory limit") == NULL) {
             fprintf(stderr, "  under %llu bytes: \"%s\"\n",

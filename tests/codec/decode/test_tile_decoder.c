@@ -154,11 +154,13 @@ static void missing_tiles_match_zero_coefficients(void)
 
         unsigned reduce = (unsigned)test_random_range(0, options.num_resolutions - 1);
         /* Without allow_partial the missing tiles are an error, naming one. */
-        gj2k_decode_options strict = {.reduce = reduce, .threads = 2};
+        gj2k_decode_report strict_report = {0};
+        gj2k_decode_options strict = {.reduce = reduce, .threads = 2, .report = &strict_report};
         gj2k_image *refused = NULL;
         CHECK(gj2k_decode_memory(cut, cut_size, &strict, &refused, &error) ==
                   GJ2K_ERROR_TRUNCATED &&
               refused == NULL && strstr(error.message, "has no tile-parts") != NULL);
+        CHECK(strict_report.incomplete && !strict_report.over_memory);
         gj2k_decode_options decode = {.reduce = reduce, .threads = 2, .allow_partial = true};
         gj2k_image *fast = NULL, *full = NULL;
         /* A small image may vanish at a reduction: then one level less. */
