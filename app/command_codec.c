@@ -32,6 +32,9 @@ static const option_spec decode_options[] = {
     {"-allow-partial", NULL, "the same (opj_decompress's spelling)"},
     {"--max-memory", "SIZE",
      "most memory the decode's buffers may hold (e.g. 3G; default: half the machine's)"},
+    {"--strip-rows", "N",
+     "decode N rows at a time (PNM output written as decoded); default: only an image too "
+     "large for --max-memory"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
      "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
@@ -127,6 +130,7 @@ int command_decode(int argc, char **argv)
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
     const char *max_memory = options_get(&options, "--max-memory");
+    const char *strip_rows = options_get(&options, "--strip-rows");
     held_warnings held = {.file = input, .lock = PTHREAD_MUTEX_INITIALIZER};
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
@@ -195,6 +199,11 @@ int command_decode(int argc, char **argv)
         report_error("decode: --max-memory %s: expected a size such as 3G or 512M", max_memory);
         return EXIT_USAGE;
     }
+    if (strip_rows && !options_parse_uint(strip_rows, 1, 1u << 30, &value)) {
+        report_error("decode: --strip-rows %s: expected 1..%u rows", strip_rows, 1u << 30);
+        return EXIT_USAGE;
+    }
+    decode.strip_rows = strip_rows ? (uint32_t)value : 0;
     int device_index = GJ2K_DEVICE_AUTO;
     if (device && !options_parse_device(device, &device_index)) {
         report_error("decode: --device %s: expected auto, gpu or cpu", device);
@@ -224,32 +233,26 @@ int command_decode(int argc, char **argv)
         decode.num_components = (uint32_t)count;
     }
     gj2k_error error = {0};
-    gj2k_image *image = NULL;
     gj2k_decode_report report = {0};
     decode.report = &report;
-    gj2k_status decoded = gj2k_decode_file(input, &decode, &image, &error);
-    if (decoded == GJ2K_OK)
-        print_held_warnings(&held);
-    if (decoded != GJ2K_OK) {
+    held_warnings held_output = {.file = output, .lock = PTHREAD_MUTEX_INITIALIZER};
+    gj2k_write_options write_options = {.warning = hold_warning, .warning_user = &held_output,
+                                        .temporary = interrupt_temporary,
+                                        .split_components = split};
+    gj2k_status status = gj2k_decode_to_file(input, output, &decode, &write_options, &error);
+    if (status != GJ2K_OK) {
         report_error("%s: %s%s", input, error.message,
                      report.incomplete    ? " (-allow-partial decodes what it holds)"
                      : report.over_memory ? " (--max-memory SIZE)"
                                           : "");
         return 1;
     }
-    gj2k_write_options write_options = {.warning = report_warning,
-                                        .warning_user = (void *)output,
-                                        .temporary = interrupt_temporary,
-                                        .split_components = split};
-    gj2k_status status = gj2k_image_write_file(image, output, &write_options, &error);
-    if (status == GJ2K_OK && verbose)
-        printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), written to %s\n",
-               input, image->x1 - image->x0, image->y1 - image->y0, image->num_components,
-               report.num_tiles, report.num_tiles == 1 ? "" : "s", report.gpu_tiles, output);
-    gj2k_image_destroy(image);
-    if (status != GJ2K_OK) {
-        report_error("%s", error.message);
-        return 1;
-    }
+    print_held_warnings(&held);
+    print_held_warnings(&held_output);
+    if (verbose)
+        printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), %u strips%s, "
+               "written to %s\n", input, report.width, report.height, report.num_components,
+               report.num_tiles, report.num_tiles == 1 ? "" : "s", report.gpu_tiles, report.strips,
+               report.streamed ? " written as decoded" : "", output);
     return 0;
 }

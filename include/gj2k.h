@@ -249,6 +249,10 @@ typedef struct gj2k_decode_report {
                                   data; allow_partial decodes what it holds */
     bool over_memory;          /* refused (GJ2K_ERROR_LIMIT): a buffer would have passed
                                   max_memory */
+    uint32_t width, height;    /* the area decoded, on the reference grid reduced by 2^reduce */
+    uint32_t num_components;   /* in the codestream (before rendering) */
+    uint32_t strips;           /* strips of rows decoded (strip_rows); 0: whole tiles */
+    bool streamed;             /* gj2k_decode_to_file wrote each strip as it was decoded */
 } gj2k_decode_report;
 
 /* What to decode and how to render it; zero-initialised means: the whole
@@ -286,6 +290,10 @@ typedef struct gj2k_decode_options {
                                   cut short, tiles or tile-parts missing) to what it holds,
                                   with warnings; otherwise that fails with
                                   GJ2K_ERROR_TRUNCATED and nothing is decoded */
+    uint32_t strip_rows;       /* --strip-rows: decode tiles this many rows (of the reduced
+                                  image) at a time, in memory that grows with a tile's width,
+                                  not its area (on the CPU; the same samples). 0: only tiles
+                                  that would not fit max_memory whole, in strips gj2k sizes */
     gj2k_device device;        /* --device: where the inverse transforms run */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
@@ -303,6 +311,20 @@ GJ2K_API gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size,
 /* Reads and decodes a JPEG 2000 file. */
 GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options,
                                       gj2k_image **out, gj2k_error *error);
+
+/*
+ * Decodes a JPEG 2000 file to an image file (gj2k_image_write_file's
+ * formats and naming). Where the image would not fit half of max_memory, or
+ * options->strip_rows is set, and the output can be written row by row (PNM
+ * of one file, components of one size), each strip is written as it is
+ * decoded and the whole image is never held (report->streamed); otherwise
+ * this is gj2k_decode_file then gj2k_image_write_file. Either way the file
+ * appears whole or not at all.
+ */
+GJ2K_API gj2k_status gj2k_decode_to_file(const char *input, const char *output,
+                                         const gj2k_decode_options *options,
+                                         const gj2k_write_options *write_options,
+                                         gj2k_error *error);
 
 /* ------------------------------------------------------------ encoding */
 

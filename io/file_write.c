@@ -161,6 +161,15 @@ gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t s
     return GJ2K_OK;
 }
 
+gj2k_status file_append_temporary(file_temporary *temporary, const char *path,
+                                  const uint8_t *data, size_t size, gj2k_error *error)
+{
+    if (temporary->fd < 0 || !write_all(temporary->fd, data, size))
+        return gj2k_fail(error, GJ2K_ERROR_IO, "cannot write %s: %s", path,
+                         temporary->fd < 0 ? "its temporary file is closed" : strerror(errno));
+    return GJ2K_OK;
+}
+
 /* Closes the temporary (its lock goes with it), tells that it is gone and
  * forgets it; the file itself is left where it is. */
 static void forget(file_temporary *temporary, const gj2k_write_options *options)

@@ -373,8 +373,9 @@ gj2k_status pnm_read(const uint8_t *data, size_t size, const gj2k_read_options *
 
 /* ------------------------------------------------------------ writing */
 
-gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options,
-                      byte_buffer *out, gj2k_error *error)
+gj2k_status pnm_write_header(const gj2k_image *image, uint32_t height,
+                             const gj2k_write_options *options, byte_buffer *out,
+                             gj2k_error *error)
 {
     uint32_t n = image->num_components;
     if (n == 0 || n > PNM_MAX_CHANNELS)
@@ -399,7 +400,7 @@ gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options
         any_signed |= comp->is_signed;
         any_alpha |= comp->role != GJ2K_ROLE_COLOR;
     }
-    if (first->width == 0 || first->height == 0 || first->samples == NULL)
+    if (first->width == 0 || height == 0 || first->samples == NULL)
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "PNM: empty image");
     if (mixed_precision)
         gj2k_warn(options->warning, options->warning_user,
@@ -412,9 +413,9 @@ gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options
 
     uint32_t maxval = (1u << precision) - 1;
     if (n == 1 && !any_alpha) {
-        byte_buffer_printf(out, "P5\n%u %u\n%u\n", first->width, first->height, maxval);
+        byte_buffer_printf(out, "P5\n%u %u\n%u\n", first->width, height, maxval);
     } else if (n == 3 && !any_alpha) {
-        byte_buffer_printf(out, "P6\n%u %u\n%u\n", first->width, first->height, maxval);
+        byte_buffer_printf(out, "P6\n%u %u\n%u\n", first->width, height, maxval);
     } else {
         static const char *const tupltypes[] = {"GRAYSCALE", "GRAYSCALE_ALPHA", "RGB",
                                                 "RGB_ALPHA"};
@@ -427,23 +428,32 @@ gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options
                 break;
             }
         byte_buffer_printf(out, "P7\nWIDTH %u\nHEIGHT %u\nDEPTH %u\nMAXVAL %u\nTUPLTYPE %s\n"
-                           "ENDHDR\n", first->width, first->height, n, maxval, tupltypes[n - 1]);
+                           "ENDHDR\n", first->width, height, n, maxval, tupltypes[n - 1]);
     }
+    return GJ2K_OK;
+}
 
+gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clamped,
+                           gj2k_error *error)
+{
+    uint32_t n = image->num_components, precision = 0;
+    for (uint32_t c = 0; c < n; c++)
+        precision = image->components[c].precision > precision ? image->components[c].precision
+                                                               : precision;
+    const gj2k_component *first = &image->components[0];
     size_t pixels = (size_t)first->width * first->height;
-    size_t bytes_per_sample = maxval > 255 ? 2 : 1;
+    size_t bytes_per_sample = precision > 8 ? 2 : 1;
     if (pixels > SIZE_MAX / (n * bytes_per_sample) ||
         !byte_buffer_reserve(out, pixels * n * bytes_per_sample))
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNM: out of memory for the pixels");
     uint8_t *p = out->data + out->size;
-    bool clamped = false;
     for (size_t i = 0; i < pixels; i++)
         for (uint32_t c = 0; c < n; c++) {
             const gj2k_component *comp = &image->components[c];
             int64_t v = comp->samples[i], lo = image_sample_min(comp), hi = image_sample_max(comp);
             if (v < lo || v > hi) {
                 v = v < lo ? lo : hi;
-                clamped = true;
+                *clamped = true;
             }
             uint32_t u = (uint32_t)(v - lo);
             if (bytes_per_sample == 2)
@@ -451,8 +461,19 @@ gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options
             *p++ = (uint8_t)u;
         }
     out->size += pixels * n * bytes_per_sample;
-    if (clamped)
+    return GJ2K_OK;
+}
+
+gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error)
+{
+    uint32_t height = image->num_components ? image->components[0].height : 0;
+    bool clamped = false;
+    gj2k_status status = pnm_write_header(image, height, options, out, error);
+    if (status == GJ2K_OK)
+        status = pnm_write_rows(image, out, &clamped, error);
+    if (status == GJ2K_OK && clamped)
         gj2k_warn(options->warning, options->warning_user,
                   "PNM: samples outside their precision's range were clamped");
-    return GJ2K_OK;
+    return status;
 }

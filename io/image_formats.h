@@ -20,6 +20,15 @@ typedef gj2k_status (*image_write_fn)(const gj2k_image *image, const gj2k_write_
 
 gj2k_status pnm_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
                      gj2k_image **out, gj2k_error *error);
+/* pnm_write in two halves, for a file written a strip at a time: the
+ * header for `height` rows of the image's components (checked), then the
+ * samples of the rows the image holds (*clamped set when some fell outside
+ * their precision's range). */
+gj2k_status pnm_write_header(const gj2k_image *image, uint32_t height,
+                             const gj2k_write_options *options, byte_buffer *out,
+                             gj2k_error *error);
+gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clamped,
+                           gj2k_error *error);
 gj2k_status pnm_write(const gj2k_image *image, const gj2k_write_options *options,
                       byte_buffer *out, gj2k_error *error);
 
@@ -68,9 +77,29 @@ typedef struct file_temporary {
 gj2k_status file_write_temporary(const char *path, const uint8_t *data, size_t size,
                                  const gj2k_write_options *options, bool keep_locked,
                                  file_temporary *out, gj2k_error *error);
+/* Appends to a temporary kept open (keep_locked). */
+gj2k_status file_append_temporary(file_temporary *temporary, const char *path,
+                                  const uint8_t *data, size_t size, gj2k_error *error);
 gj2k_status file_commit_temporary(file_temporary *temporary, const char *path,
                                   const gj2k_write_options *options, gj2k_error *error);
 void file_discard_temporary(file_temporary *temporary, const gj2k_write_options *options);
+/* An image file written a strip of rows at a time, as a decoder makes
+ * them, under a temporary name renamed once complete (image_stream.c). */
+typedef struct image_stream image_stream;
+/* Whether a file of `format` can be written so: PNM, one file. */
+bool image_stream_supports(gj2k_file_format format, const gj2k_write_options *options);
+gj2k_status image_stream_open(const char *path, gj2k_file_format format,
+                              const gj2k_write_options *options, image_stream **out,
+                              gj2k_error *error);
+/* Appends the rows `strip` holds, each component as wide as the file; the
+ * first strip's components set the file's (its header says `height` rows),
+ * and the strips must add up to that. */
+gj2k_status image_stream_write(image_stream *stream, const gj2k_image *strip, uint32_t height,
+                               gj2k_error *error);
+/* Renames the file into place when `commit` (and every row was written),
+ * else removes it; frees the stream either way. */
+gj2k_status image_stream_close(image_stream *stream, bool commit, gj2k_error *error);
+
 /* Reads a whole file into a new malloc'ed buffer. */
 gj2k_status file_read_all(const char *path, uint8_t **data, size_t *size, gj2k_error *error);
 
@@ -95,6 +124,17 @@ uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
 static inline unsigned image_sample_bytes(uint32_t precision)
 {
     return precision > GJ2K_MAX_NARROW_PRECISION ? 8u : 4u;
+}
+
+/* Bytes the image's samples take. */
+static inline uint64_t image_storage_bytes(const gj2k_image *image)
+{
+    uint64_t bytes = 0;
+    for (uint32_t c = 0; c < image->num_components; c++) {
+        const gj2k_component *k = &image->components[c];
+        bytes += (uint64_t)k->width * k->height * image_sample_bytes(k->precision);
+    }
+    return bytes;
 }
 
 /* Smallest and largest sample value of a component's precision and sign. */

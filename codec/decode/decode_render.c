@@ -53,17 +53,6 @@ static gj2k_status select_components(gj2k_image *image, const uint32_t *indices,
     return GJ2K_OK;
 }
 
-/* Bytes the image's samples take. */
-static uint64_t image_bytes(const gj2k_image *image)
-{
-    uint64_t bytes = 0;
-    for (uint32_t c = 0; c < image->num_components; c++) {
-        const gj2k_component *k = &image->components[c];
-        bytes += (uint64_t)k->width * k->height * image_sample_bytes(k->precision);
-    }
-    return bytes;
-}
-
 /* Bytes of `count` components of the whole image area, `each` bytes a
  * sample (saturating). */
 static uint64_t full_size_bytes(const gj2k_image *image, uint64_t count, unsigned each)
@@ -81,13 +70,13 @@ static gj2k_status counted(memory_budget *memory, uint64_t transient, const char
                            render_step step, gj2k_image *image, const void *context,
                            gj2k_error *error)
 {
-    uint64_t before = image_bytes(image);
+    uint64_t before = image_storage_bytes(image);
     gj2k_status status = memory_budget_take(memory, transient, what, error);
     if (status != GJ2K_OK)
         return status;
     status = step(image, context, error);
     memory_budget_give(memory, transient);
-    uint64_t after = image_bytes(image);
+    uint64_t after = image_storage_bytes(image);
     if (after > before)
         memory_budget_add(memory, after - before); /* allocated already: within the transient */
     else

@@ -19,6 +19,7 @@
 #include "jp2_file.h"
 #include "memory_budget.h"
 #include "tile_decoder.h"
+#include "decode_job.h"
 
 /* Tile-components to decode per byte, besides a fixed allowance: each one
  * holding samples carries at least one packet, a byte at least (B.9, B.10.1),
@@ -88,42 +89,55 @@ static gj2k_status check_tile_components(const j2k_siz *siz, dwt_rect area, size
     return GJ2K_OK;
 }
 
-/* The output image: the codestream's components over `area` reduced by
- * 2^reduce, its samples taken from the memory budget (an absurd SIZ is
- * refused here, before anything is allocated). */
-static gj2k_status create_output(const j2k_siz *siz, dwt_rect area, const gj2k_decode_options *options,
-                                 memory_budget *memory, gj2k_image **out, gj2k_error *error)
+/* Component c's geometry in the decoded image. */
+static gj2k_component_info *component_info(const j2k_siz *siz)
 {
     gj2k_component_info *info = calloc(siz->num_components, sizeof *info);
-    if (info == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (uint32_t c = 0; c < siz->num_components; c++)
+    for (uint32_t c = 0; info != NULL && c < siz->num_components; c++)
         info[c] = (gj2k_component_info){.dx = siz->components[c].dx, .dy = siz->components[c].dy,
                                         .precision = siz->components[c].precision,
                                         .is_signed = siz->components[c].is_signed};
-    unsigned r = options->reduce > 31 ? 31 : options->reduce;
-    dwt_rect reduced = dwt_band_rect(area, r, DWT_BAND_LL); /* each edge / 2^r, rounded up */
+    return info;
+}
+
+/* Refuses an image of more samples than options->max_samples, or none. */
+static gj2k_status check_samples(const j2k_siz *siz, dwt_rect reduced,
+                                 const gj2k_decode_options *options, gj2k_error *error)
+{
+    gj2k_component_info *info = component_info(siz);
+    if (info == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     uint64_t samples = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1,
                                           siz->num_components, info);
+    free(info);
+    if (samples == UINT64_MAX)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED, "the image area is empty at this reduction");
+    if (options->max_samples != 0 && samples > options->max_samples)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT,
+                         "the image would hold %llu samples, more than the limit of %llu",
+                         (unsigned long long)samples, (unsigned long long)options->max_samples);
+    return GJ2K_OK;
+}
+
+gj2k_status decode_job_create_image(decode_job *job, dwt_rect rows, const char *what,
+                                    gj2k_image **out, gj2k_error *error)
+{
+    *out = NULL;
+    const j2k_siz *siz = &job->cs->siz;
+    gj2k_component_info *info = component_info(siz);
+    if (info == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     uint64_t bytes = 0; /* what gj2k_image_create will allocate (saturating) */
-    for (uint32_t c = 0; c < siz->num_components && samples != UINT64_MAX; c++) {
-        uint64_t n = image_sample_count(reduced.x0, reduced.y0, reduced.x1, reduced.y1, 1,
-                                        &info[c]);
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        uint64_t n = image_sample_count(rows.x0, rows.y0, rows.x1, rows.y1, 1, &info[c]);
         uint64_t each = image_sample_bytes(info[c].precision);
+        n = n == UINT64_MAX ? 0 : n;
         bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
     }
-    gj2k_status status = GJ2K_OK;
-    if (samples == UINT64_MAX)
-        status = gj2k_fail(error, GJ2K_ERROR_MALFORMED, "the image area is empty at this reduction");
-    else if (options->max_samples != 0 && samples > options->max_samples)
-        status = gj2k_fail(error, GJ2K_ERROR_LIMIT,
-                           "the image would hold %llu samples, more than the limit of %llu",
-                           (unsigned long long)samples, (unsigned long long)options->max_samples);
-    else
-        status = memory_budget_take(memory, bytes, "the decoded image", error);
+    gj2k_status status = memory_budget_take(&job->memory, bytes, what, error);
     if (status == GJ2K_OK)
-        status = gj2k_image_create(out, reduced.x0, reduced.y0, reduced.x1, reduced.y1,
-                                   siz->num_components, info, error);
+        status = gj2k_image_create(out, rows.x0, rows.y0, rows.x1, rows.y1, siz->num_components,
+                                   info, error);
     free(info);
     return status;
 }
@@ -247,7 +261,23 @@ static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_s
     }
 }
 
-/* Whether tile t is decoded: it meets `area` (and is the tile asked for)
+bool decode_job_wants_strips(const decode_job *job)
+{
+    if (job->options->strip_rows != 0)
+        return true;
+    const j2k_siz *siz = &job->cs->siz;
+    uint64_t bytes = 0; /* a tile's coefficients and samples, 8 bytes a sample at most */
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        uint64_t w, h;
+        plane_bounds(siz, job->options->reduce, c, &w, &h);
+        uint64_t each = w > UINT64_MAX / 8 / h ? UINT64_MAX : w * h * 8;
+        bytes = each > UINT64_MAX - bytes ? UINT64_MAX : bytes + each;
+    }
+    uint64_t used = atomic_load(&job->memory.used), limit = job->memory.limit;
+    return bytes > (limit > used ? limit - used : 0) / 2;
+}
+
+/* Whether tile t is decoded: it meets the area (and is the tile asked for)
  * and some component has samples in it (subsampling may leave a thin tile
  * with none). */
 static bool tile_is_decoded(const j2k_siz *siz, uint32_t t, dwt_rect area,
@@ -264,6 +294,11 @@ static bool tile_is_decoded(const j2k_siz *siz, uint32_t t, dwt_rect area,
             return true;
     }
     return false;
+}
+
+bool decode_job_decodes_tile(const decode_job *job, uint32_t t)
+{
+    return tile_is_decoded(&job->cs->siz, t, job->area, job->options);
 }
 
 /* What one decoded tile lacks (A.4.2: Psot, TPsot, TNsot), written to
@@ -332,11 +367,25 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
     return GJ2K_OK;
 }
 
-/* Decodes every tile that meets `area`. */
-static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, dwt_rect area,
-                                const gj2k_decode_options *options, memory_budget *memory,
-                                gj2k_image *image, gj2k_error *error)
+/* decode_job_tiles' strips all go into the one image. */
+static gj2k_status strip_into_image(void *user, uint32_t grid_y0, uint32_t grid_y1,
+                                    gj2k_image **target, gj2k_error *error)
 {
+    (void)grid_y0;
+    (void)grid_y1;
+    (void)error;
+    *target = user;
+    return GJ2K_OK;
+}
+
+/* Decodes every tile that meets the area, each whole. */
+static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_error *error)
+{
+    const j2k_codestream *cs = job->cs;
+    const uint8_t *data = job->codestream;
+    dwt_rect area = job->area;
+    const gj2k_decode_options *options = job->options;
+    memory_budget *memory = &job->memory;
     const j2k_siz *siz = &cs->siz;
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
                                      .memory = memory,
@@ -394,66 +443,92 @@ static gj2k_status decode_tiles(const j2k_codestream *cs, const uint8_t *data, d
     gpu_stage_destroy(settings.gpu);
     parallel_pool_destroy(settings.pool);
     report.num_tiles += report.gpu_tiles; /* the CPU's were counted as they went */
-    if (options->report != NULL)
-        *options->report = report;
+    job->report.num_tiles = report.num_tiles;
+    job->report.gpu_tiles = report.gpu_tiles;
     return status;
+}
+
+gj2k_status decode_job_tiles(decode_job *job, gj2k_image *image, gj2k_error *error)
+{
+    if (!decode_job_wants_strips(job))
+        return decode_whole_tiles(job, image, error);
+    decode_strip_sink into_image = {.open = strip_into_image, .user = image};
+    return decode_job_strips(job, &into_image, error);
+}
+
+gj2k_status decode_job_open(decode_job *job, const uint8_t *data, size_t size,
+                            const gj2k_decode_options *options, gj2k_error *error)
+{
+    static const gj2k_decode_options defaults = {0};
+    memset(job, 0, sizeof *job);
+    job->options = options != NULL ? options : &defaults;
+    options = job->options;
+    memory_budget_init(&job->memory, options->max_memory);
+    if (options->precision > GJ2K_MAX_PRECISION)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "output precision %u (1..%d allowed)",
+                         options->precision, GJ2K_MAX_PRECISION);
+    job->format = gj2k_format_from_signature(data, size);
+    const uint8_t *codestream = data;
+    size_t codestream_size = size;
+    gj2k_status status = GJ2K_OK;
+    if (job->format == GJ2K_FORMAT_JP2) {
+        status = jp2_file_read(data, size, &job->jp2, options->warning, options->warning_user,
+                               error);
+        if (status != GJ2K_OK)
+            return status;
+        codestream = data + job->jp2.codestream_offset;
+        codestream_size = (size_t)job->jp2.codestream_length;
+    } else if (job->format != GJ2K_FORMAT_J2K) {
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "not a JPEG 2000 file: neither a JP2 signature nor a codestream's SOC");
+    }
+    job->codestream = codestream;
+    status = j2k_codestream_parse(codestream, codestream_size, options->warning,
+                                  options->warning_user, &job->cs, error);
+    if (status == GJ2K_OK)
+        status = decoded_area(&job->cs->siz, options, &job->area, error);
+    if (status == GJ2K_OK)
+        status = check_tile_components(&job->cs->siz, job->area, codestream_size, error);
+    if (status == GJ2K_OK)
+        status = check_complete(job->cs, job->area, options, &job->incomplete, error);
+    if (status == GJ2K_OK) {
+        unsigned r = options->reduce > 31 ? 31 : options->reduce;
+        job->reduced = dwt_band_rect(job->area, r, DWT_BAND_LL); /* each edge / 2^r, up */
+        job->report.width = job->reduced.x1 - job->reduced.x0;
+        job->report.height = job->reduced.y1 - job->reduced.y0;
+        job->report.num_components = job->cs->siz.num_components;
+        status = check_samples(&job->cs->siz, job->reduced, options, error);
+    }
+    return status;
+}
+
+void decode_job_close(decode_job *job)
+{
+    if (job->options != NULL && job->options->report != NULL) {
+        *job->options->report = job->report;
+        job->options->report->incomplete = job->incomplete;
+        job->options->report->over_memory = atomic_load(&job->memory.refused);
+    }
+    j2k_codestream_destroy(job->cs);
+    jp2_file_free(&job->jp2);
+    memset(job, 0, sizeof *job);
 }
 
 gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_decode_options *options,
                                gj2k_image **out, gj2k_error *error)
 {
     *out = NULL;
-    gj2k_decode_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
-    if (options->report != NULL)
-        *options->report = (gj2k_decode_report){0};
-    if (options->precision > GJ2K_MAX_PRECISION)
-        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "output precision %u (1..%d allowed)",
-                         options->precision, GJ2K_MAX_PRECISION);
-    gj2k_file_format format = gj2k_format_from_signature(data, size);
-    jp2_file jp2;
-    memset(&jp2, 0, sizeof jp2);
-    const uint8_t *codestream = data;
-    size_t codestream_size = size;
-    gj2k_status status = GJ2K_OK;
-    if (format == GJ2K_FORMAT_JP2) {
-        status = jp2_file_read(data, size, &jp2, options->warning, options->warning_user, error);
-        if (status != GJ2K_OK)
-            return status;
-        codestream = data + jp2.codestream_offset;
-        codestream_size = (size_t)jp2.codestream_length;
-    } else if (format != GJ2K_FORMAT_J2K) {
-        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
-                         "not a JPEG 2000 file: neither a JP2 signature nor a codestream's SOC");
-    }
-    j2k_codestream *cs = NULL;
+    decode_job job;
     gj2k_image *image = NULL;
-    dwt_rect area;
-    memory_budget memory;
-    memory_budget_init(&memory, options->max_memory);
-    status = j2k_codestream_parse(codestream, codestream_size, options->warning,
-                                  options->warning_user, &cs, error);
+    gj2k_status status = decode_job_open(&job, data, size, options, error);
     if (status == GJ2K_OK)
-        status = decoded_area(&cs->siz, options, &area, error);
+        status = decode_job_create_image(&job, job.reduced, "the decoded image", &image, error);
     if (status == GJ2K_OK)
-        status = check_tile_components(&cs->siz, area, codestream_size, error);
-    bool incomplete = false;
+        status = decode_job_tiles(&job, image, error);
     if (status == GJ2K_OK)
-        status = check_complete(cs, area, options, &incomplete, error);
-    if (status == GJ2K_OK)
-        status = create_output(&cs->siz, area, options, &memory, &image, error);
-    if (status == GJ2K_OK)
-        status = decode_tiles(cs, codestream, area, options, &memory, image, error);
-    if (status == GJ2K_OK)
-        status = decode_render(image, format == GJ2K_FORMAT_JP2 ? &jp2 : NULL, options, &memory,
-                               error);
-    if (options->report != NULL) {
-        options->report->incomplete = incomplete;
-        options->report->over_memory = atomic_load(&memory.refused);
-    }
-    j2k_codestream_destroy(cs);
-    jp2_file_free(&jp2);
+        status = decode_render(image, job.format == GJ2K_FORMAT_JP2 ? &job.jp2 : NULL,
+                               job.options, &job.memory, error);
+    decode_job_close(&job);
     if (status != GJ2K_OK) {
         gj2k_image_destroy(image);
         return status;

@@ -156,9 +156,19 @@ static gj2k_status build_precincts(tile_component *tc, unsigned r, gj2k_error *e
     return GJ2K_OK;
 }
 
+/* A tag tree's nodes per leaf, at most: 1 + 1/4 + 1/16 + ... < 4/3. */
+#define TILE_TAG_TREE_NODE_BYTES (sizeof(tag_tree_node) * 4 / 3 + 1)
+
 gj2k_status tile_component_init(tile_component *tc, dwt_rect tile, uint32_t dx, uint32_t dy,
                                 const j2k_component_coding *coding, unsigned reduce,
                                 gj2k_error *error)
+{
+    return tile_component_init_counted(tc, tile, dx, dy, coding, reduce, NULL, error);
+}
+
+gj2k_status tile_component_init_counted(tile_component *tc, dwt_rect tile, uint32_t dx,
+                                        uint32_t dy, const j2k_component_coding *coding,
+                                        unsigned reduce, memory_budget *memory, gj2k_error *error)
 {
     *tc = (tile_component){0};
     if (dx == 0 || dy == 0 || tile.x1 < tile.x0 || tile.y1 < tile.y0)
@@ -189,6 +199,17 @@ gj2k_status tile_component_init(tile_component *tc, dwt_rect tile, uint32_t dx, 
                          (unsigned long long)precincts, (unsigned long long)codeblocks,
                          TILE_MAX_PRECINCTS, TILE_MAX_CODEBLOCKS);
     }
+    /* Each code-block also takes two tag-tree leaves (B.10.2) beside its own record. */
+    uint64_t bytes = precincts * sizeof(tile_precinct) +
+                     codeblocks * (sizeof(tile_codeblock) + 2 * TILE_TAG_TREE_NODE_BYTES);
+    status = memory_budget_take(memory, bytes, "a tile-component's precincts and code-blocks",
+                                error);
+    if (status != GJ2K_OK) {
+        tile_component_free(tc);
+        return status;
+    }
+    tc->memory = memory;
+    tc->charged = bytes;
     for (unsigned r = 0; r < tc->num_resolutions; r++) {
         status = build_precincts(tc, r, error);
         if (status != GJ2K_OK) {
@@ -228,6 +249,7 @@ void tile_component_free(tile_component *tc)
         free(res->precincts);
     }
     free(tc->resolutions);
+    memory_budget_give(tc->memory, tc->charged);
     *tc = (tile_component){0};
 }
 

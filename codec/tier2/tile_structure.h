@@ -15,6 +15,7 @@
 #include "codestream.h"
 #include "dwt.h"
 #include "gj2k.h"
+#include "memory_budget.h"
 #include "tag_tree.h"
 #include "tier1.h"
 
@@ -103,6 +104,8 @@ typedef struct tile_component {
     unsigned num_resolutions;       /* NL + 1 */
     tile_resolution *resolutions;
     size_t num_precincts, num_codeblocks; /* over all resolutions */
+    memory_budget *memory;          /* what the structure took from it (NULL: none) */
+    uint64_t charged;
 } tile_component;
 
 /*
@@ -116,6 +119,13 @@ typedef struct tile_component {
 gj2k_status tile_component_init(tile_component *tc, dwt_rect tile, uint32_t dx, uint32_t dy,
                                 const j2k_component_coding *coding, unsigned reduce,
                                 gj2k_error *error);
+/* The same, with the structure's memory taken from `memory` first (given
+ * back by tile_component_free); fails with GJ2K_ERROR_LIMIT, allocating
+ * nothing, when it would not fit. */
+gj2k_status tile_component_init_counted(tile_component *tc, dwt_rect tile, uint32_t dx,
+                                        uint32_t dy, const j2k_component_coding *coding,
+                                        unsigned reduce, memory_budget *memory,
+                                        gj2k_error *error);
 void tile_component_free(tile_component *tc);
 /* Forgets every packet: Tier-2 state, tag trees and received data. */
 void tile_component_reset(tile_component *tc);

@@ -1,6 +1,7 @@
 /* test_cli_decode.c - `gj2k decode` as a user runs it: opj_decompress's
  * options, incomplete codestreams, the colours the peers render, and
  * outputs refused before decoding. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,11 +252,84 @@ static void decode_guesses_sycc_like_the_peers(void)
     gj2k_image_destroy(plain);
 }
 
+/* Decoded a strip at a time and written as decoded (--strip-rows, or a
+ * --max-memory the whole image would not fit): the same file as a whole
+ * decode gives, for every conformance file a PNM holds (JP2 palettes,
+ * channel definitions and colour spaces rendered strip by strip); an
+ * output that cannot be written so is decoded whole, or refused. */
+static void decode_streams_within_memory(void)
+{
+    const char *dir = test_shared_path("conformance/input");
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        test_skip("the shared conformance files are missing");
+    char whole[1024], strips[1024], args[4096];
+    snprintf(whole, sizeof whole, "%s/whole.pam", test_temp_dir());
+    snprintf(strips, sizeof strips, "%s/strips.pam", test_temp_dir());
+    unsigned streamed = 0, tried = 0;
+    run_result r;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (dot == NULL || (strcmp(dot, ".j2k") != 0 && strcmp(dot, ".j2c") != 0 &&
+                            strcmp(dot, ".jp2") != 0))
+            continue;
+        char input[1024];
+        snprintf(input, sizeof input, "%s/%s", dir, e->d_name);
+        tried++;
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s'", input, whole);
+        run_gj2k(&r, args);
+        int whole_exit = r.exit_code;
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s' --strip-rows 3 -v", input, strips);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, whole_exit);
+        if (whole_exit != 0)
+            continue;
+        streamed += strstr(r.out, "written as decoded") != NULL;
+        size_t a_size = 0, b_size = 0;
+        uint8_t *a = test_read_file(whole, &a_size), *b = test_read_file(strips, &b_size);
+        bool same = a != NULL && b != NULL && a_size == b_size && memcmp(a, b, a_size) == 0;
+        if (!same)
+            fprintf(stderr, "  %s: streamed output differs\n", e->d_name);
+        CHECK(same);
+        free(a);
+        free(b);
+    }
+    closedir(d);
+    CHECK(tried > 10 && streamed >= 10);
+
+    /* 1800x1200 RGB takes 26 MB as decoded samples: 16M streams it. */
+    char source[1024], coded[1024], png[1024];
+    snprintf(source, sizeof source, "%s/big.ppm", test_temp_dir());
+    snprintf(coded, sizeof coded, "%s/big.j2k", test_temp_dir());
+    snprintf(png, sizeof png, "%s/big.png", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 1800, 1200, 3, 8);
+    REQUIRE(image != NULL);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, coded);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' --max-memory 16M -v", coded, strips);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "written as decoded") != NULL);
+    gj2k_image *decoded = read_image(strips);
+    CHECK(decoded != NULL && same_samples(image, decoded));
+    gj2k_image_destroy(decoded);
+    gj2k_image_destroy(image);
+    /* PNG is written whole: the image does not fit, and the refusal says so. */
+    int entries = temp_entries();
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' --max-memory 16M", coded, png);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, "--max-memory") != NULL && count_lines(r.err) == 1);
+    CHECK_EQ(temp_entries(), entries);
+}
+
 static const test_case cases[] = {
     {"decode_options", decode_options},
     {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
     {"decode_renders_like_the_peers", decode_renders_like_the_peers},
     {"decode_guesses_sycc_like_the_peers", decode_guesses_sycc_like_the_peers},
+    {"decode_streams_within_memory", decode_streams_within_memory},
 };
 
 TEST_MAIN(cases)

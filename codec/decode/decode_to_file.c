@@ -1,0 +1,132 @@
+/* decode_to_file.c - gj2k_decode_to_file: a JPEG 2000 file to an image
+ * file, a strip of rows at a time when the image is too large to hold (or
+ * strips are asked for) and the output can take it; otherwise decoded
+ * whole and written whole. */
+#include <stdlib.h>
+
+#include "decode_job.h"
+#include "decode_render.h"
+#include "error.h"
+#include "image_formats.h"
+
+/* What the strips share on their way to the file. */
+typedef struct stream_sink {
+    decode_job *job;
+    image_stream *stream;
+    uint32_t height;               /* rows of the file */
+    gj2k_decode_options quiet;     /* the options without warnings: the rendering warns of the
+                                      first strip only (its remarks hold for all) */
+    bool rendered_once;
+} stream_sink;
+
+static gj2k_status open_strip(void *user, uint32_t grid_y0, uint32_t grid_y1,
+                              gj2k_image **target, gj2k_error *error)
+{
+    stream_sink *sink = user;
+    dwt_rect reduced = sink->job->reduced;
+    return decode_job_create_image(sink->job, (dwt_rect){reduced.x0, grid_y0, reduced.x1, grid_y1},
+                                   "a strip of the image", target, error);
+}
+
+static gj2k_status close_strip(void *user, gj2k_image *strip, gj2k_error *error)
+{
+    stream_sink *sink = user;
+    decode_job *job = sink->job;
+    const gj2k_decode_options *options = sink->rendered_once ? &sink->quiet : job->options;
+    gj2k_status status = GJ2K_OK;
+    bool rows = strip->num_components != 0 && strip->components[0].height != 0;
+    if (error != NULL && rows) { /* else the strip failed, or holds no row: only freed */
+        status = decode_render(strip, job->format == GJ2K_FORMAT_JP2 ? &job->jp2 : NULL, options,
+                               &job->memory, error);
+        sink->rendered_once = true;
+        if (status == GJ2K_OK)
+            status = image_stream_write(sink->stream, strip, sink->height, error);
+    }
+    memory_budget_give(&job->memory, image_storage_bytes(strip));
+    gj2k_image_destroy(strip);
+    return status;
+}
+
+/* Whether the job can go to a file of `format` a strip at a time: every
+ * component of one size, and at full size if upsampling is asked for, so
+ * that no strip needs upsampling. */
+static bool can_stream(const decode_job *job, gj2k_file_format format,
+                       const gj2k_write_options *write_options)
+{
+    if (!image_stream_supports(format, write_options))
+        return false;
+    const j2k_siz *siz = &job->cs->siz;
+    uint32_t dx = siz->components[0].dx, dy = siz->components[0].dy;
+    if (job->options->upsample && (dx != 1 || dy != 1))
+        return false;
+    for (uint32_t c = 1; c < siz->num_components; c++)
+        if (siz->components[c].dx != dx || siz->components[c].dy != dy)
+            return false;
+    return true;
+}
+
+/* Bytes the whole decoded image would take (saturating). */
+static uint64_t whole_image_bytes(const decode_job *job)
+{
+    const j2k_siz *siz = &job->cs->siz;
+    dwt_rect r = job->reduced;
+    uint64_t bytes = 0;
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        uint64_t dx = siz->components[c].dx, dy = siz->components[c].dy;
+        uint64_t w = (r.x1 + dx - 1) / dx - (r.x0 + dx - 1) / dx;
+        uint64_t h = (r.y1 + dy - 1) / dy - (r.y0 + dy - 1) / dy;
+        uint64_t each = w * h * image_sample_bytes(siz->components[c].precision);
+        bytes = each > UINT64_MAX - bytes ? UINT64_MAX : bytes + each;
+    }
+    return bytes;
+}
+
+static gj2k_status decode_streamed(decode_job *job, const char *output, gj2k_file_format format,
+                                   const gj2k_write_options *write_options, gj2k_error *error)
+{
+    const j2k_component_size *first = &job->cs->siz.components[0];
+    stream_sink sink = {.job = job, .quiet = *job->options};
+    sink.quiet.warning = NULL;
+    sink.height = (job->reduced.y1 + first->dy - 1) / first->dy -
+                  (job->reduced.y0 + first->dy - 1) / first->dy;
+    gj2k_status status = image_stream_open(output, format, write_options, &sink.stream, error);
+    if (status != GJ2K_OK)
+        return status;
+    decode_strip_sink strips = {.open = open_strip, .close = close_strip, .user = &sink};
+    status = decode_job_strips(job, &strips, error);
+    gj2k_status closed = image_stream_close(sink.stream, status == GJ2K_OK,
+                                            status == GJ2K_OK ? error : NULL);
+    job->report.streamed = status == GJ2K_OK && closed == GJ2K_OK;
+    return status == GJ2K_OK ? closed : status;
+}
+
+gj2k_status gj2k_decode_to_file(const char *input, const char *output,
+                                const gj2k_decode_options *options,
+                                const gj2k_write_options *write_options, gj2k_error *error)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    decode_job job = {.options = options};
+    gj2k_status status = file_read_all(input, &data, &size, error);
+    if (status == GJ2K_OK)
+        status = decode_job_open(&job, data, size, options, error);
+    gj2k_file_format format = gj2k_format_from_path(output);
+    if (status == GJ2K_OK && can_stream(&job, format, write_options) &&
+        (job.options->strip_rows != 0 || whole_image_bytes(&job) > job.memory.limit / 2)) {
+        status = decode_streamed(&job, output, format, write_options, error);
+    } else if (status == GJ2K_OK) {
+        gj2k_image *image = NULL;
+        status = decode_job_create_image(&job, job.reduced, "the decoded image", &image, error);
+        if (status == GJ2K_OK)
+            status = decode_job_tiles(&job, image, error);
+        if (status == GJ2K_OK)
+            status = decode_render(image, job.format == GJ2K_FORMAT_JP2 ? &job.jp2 : NULL,
+                                   job.options, &job.memory, error);
+        if (status == GJ2K_OK)
+            status = gj2k_image_write_file(image, output, write_options, error);
+        gj2k_image_destroy(image);
+    }
+    decode_job_close(&job);
+    free(data);
+    return status;
+}
