@@ -231,6 +231,13 @@ static gj2k_status band_take(tile_strips *ts, band_rows *band, uint32_t ra, uint
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "tile %u: strips asked for rows out of order", ts->tile_index);
     size_t width = rect_width(band->rect);
+    if (width == 0) { /* no coefficients: its code-blocks are empty too */
+        while (band->next < band->num_blocks && ts->blocks[band->blocks[band->next]].rect.y0 < rb)
+            band->next++;
+        band->first = ra;
+        band->end = rb > band->end ? rb : band->end;
+        return GJ2K_OK;
+    }
     uint8_t *rows = band->rows;
     uint32_t keep = ra < band->end ? ra : band->end;
     if (keep > band->first) {
@@ -347,6 +354,8 @@ static gj2k_status plan_plane(tile_strips *ts, uint32_t c, gj2k_error *error)
 static void copy_rows(uint8_t *to, size_t to_stride, const uint8_t *from, size_t from_stride,
                       size_t width, size_t count)
 {
+    if (width == 0 || count == 0)
+        return;
     for (size_t y = 0; y < count; y++)
         memcpy(to + y * to_stride * ELEMENT, from + y * from_stride * ELEMENT, width * ELEMENT);
 }
@@ -354,6 +363,8 @@ static void copy_rows(uint8_t *to, size_t to_stride, const uint8_t *from, size_t
 /* Band rows starting at `row` as a source: their first element. */
 static const uint8_t *band_at(const band_rows *band, uint32_t row)
 {
+    if (band->rows == NULL) /* an empty band */
+        return NULL;
     return (const uint8_t *)band->rows + (size_t)(row - band->first) * rect_width(band->rect) *
                                              ELEMENT;
 }
@@ -367,8 +378,8 @@ static gj2k_status synthesize_plane(void *context, size_t c, unsigned worker)
     const tile_plane *plane = &ts->planes[c];
     strip_plane *sp = &ts->strips[c];
     unsigned levels = plane->levels;
-    if (sp->b == sp->a)
-        return GJ2K_OK;
+    if (sp->b == sp->a || plane->rect.x1 == plane->rect.x0)
+        return GJ2K_OK; /* no samples */
     /* LL_levels's rows come from its band. */
     const uint8_t *ll = band_at(&sp->bands[0], sp->need_a[levels]);
     size_t ll_stride = rect_width(sp->bands[0].rect);
@@ -377,6 +388,12 @@ static gj2k_status synthesize_plane(void *context, size_t c, unsigned worker)
         dwt_rect window = {full.x0, sp->window_a[n], full.x1, sp->window_b[n]};
         size_t stride = rect_width(full);
         uint8_t *buffer = sp->window[n & 1];
+        if (stride == 0 || window.y1 == window.y0) { /* an LL of no columns or rows (a plane 1
+                                                        wide or high at an odd coordinate) */
+            ll = NULL;
+            ll_stride = 0;
+            continue;
+        }
         unsigned base = 3u * (levels - n - 1u);
         for (int band = DWT_BAND_LL; band <= DWT_BAND_HH; band++) {
             uint32_t px, py, pw, ph;
