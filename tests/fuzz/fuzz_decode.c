@@ -11,7 +11,9 @@
  * resolutions, so that large inputs still reach Tier-2 and Tier-1 cheaply;
  * the last input byte's low bit asks for one more decode at the next
  * resolution, the next two for fewer quality layers, the next for the
- * strict decode of an incomplete codestream (no allow_partial). */
+ * strict decode of an incomplete codestream (no allow_partial), and the
+ * top three for a second decode in strips of 1-7 rows, which must give
+ * the same outcome and the same samples. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,29 @@ static void check_result(gj2k_status status, const gj2k_image *image, const gj2k
     }
 }
 
+/* The decode again in strips of `rows` rows (tile_strips.c): the same
+ * outcome, and the same samples as whole tiles gave. */
+static void same_in_strips(const uint8_t *data, size_t size, gj2k_decode_options options,
+                           uint32_t rows, gj2k_status whole, const gj2k_image *expected)
+{
+    options.strip_rows = rows;
+    gj2k_image *image = NULL;
+    gj2k_error error = {0};
+    gj2k_status status = gj2k_decode_memory(data, size, &options, &image, &error);
+    check_result(status, image, &error);
+    if ((status == GJ2K_OK) != (whole == GJ2K_OK))
+        abort();
+    for (uint32_t c = 0; status == GJ2K_OK && c < image->num_components; c++) {
+        const gj2k_component *a = &image->components[c], *b = &expected->components[c];
+        size_t n = (size_t)a->width * a->height;
+        if (a->width != b->width || a->height != b->height || a->precision != b->precision ||
+            (a->samples != NULL) != (b->samples != NULL) ||
+            (n > 0 && a->samples != NULL && memcmp(a->samples, b->samples, n * 4) != 0))
+            abort();
+    }
+    gj2k_image_destroy(image);
+}
+
 static uint32_t read_u32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -111,6 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gj2k_error error = {0};
         gj2k_status status = gj2k_decode_memory(data, size, &options, &image, &error);
         check_result(status, image, &error);
+        if (last >> 5 != 0 && status != GJ2K_ERROR_LIMIT)
+            same_in_strips(data, size, options, last >> 5, status, image);
         gj2k_image_destroy(image);
         if (decoded || (status != GJ2K_OK && status != GJ2K_ERROR_LIMIT))
             break;
