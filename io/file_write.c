@@ -5,7 +5,8 @@
  * creation until it is renamed or removed. A run killed before its rename
  * (SIGKILL, a crash) leaves one that no process holds: the next write of the
  * same PATH removes it. One that a live process holds is left alone, and
- * this write takes PATH.tmp-gj2k-XXXXXXXX instead. Each temporary is told to
+ * this write takes PATH.tmp-gj2k-1 (or -2, ... -16) instead; every write
+ * removes the stale ones of those names too. Each temporary is told to
  * options->temporary just before it is made and once it is gone, so that a
  * program can remove it when a signal ends it. */
 #include "error.h"
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define TEMPORARY_SUFFIX ".tmp-gj2k"
@@ -90,31 +90,48 @@ static int try_create(const char *name, const gj2k_write_options *options)
     return fd;
 }
 
-/* A new, locked file beside `path`, with the permissions the umask gives any
- * new file (mkstemp would force 0600); its name in `name`. */
-static int create_temporary(const char *path, char *name, size_t name_size,
-                            const gj2k_write_options *options)
+/* Temporaries besides PATH.tmp-gj2k, for writers that find it held:
+ * PATH.tmp-gj2k-1 .. -TEMPORARY_FALLBACKS. */
+#define TEMPORARY_FALLBACKS 16
+
+/* `name` made new and locked as try_create does; a stale file of that name
+ * is removed first. */
+static int create_named(const char *name, const gj2k_write_options *options)
 {
-    snprintf(name, name_size, "%s" TEMPORARY_SUFFIX, path);
     int fd = try_create(name, options);
     if (fd < 0 && errno == EEXIST) {
         remove_if_stale(name);
         fd = try_create(name, options);
     }
-    if (fd >= 0 || errno != EEXIST)
-        return fd;
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    uint64_t salt = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)(uintptr_t)name ^ (uint64_t)getpid();
-    for (int attempt = 0; attempt < 100; attempt++) {
-        salt = salt * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(name, name_size, "%s" TEMPORARY_SUFFIX "-%08llx", path,
-                 (unsigned long long)(salt >> 32));
-        fd = try_create(name, options);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
+    return fd;
+}
+
+/* A new, locked file beside `path`, with the permissions the umask gives any
+ * new file (mkstemp would force 0600); its name in `name`. Then the stale
+ * temporaries of the other names (a writer killed while it held one) go. */
+static int create_temporary(const char *path, char *name, size_t name_size,
+                            const gj2k_write_options *options)
+{
+    snprintf(name, name_size, "%s" TEMPORARY_SUFFIX, path);
+    int fd = create_named(name, options);
+    unsigned used = 0; /* the fallback taken; 0: none */
+    for (unsigned k = 1; fd < 0 && errno == EEXIST && k <= TEMPORARY_FALLBACKS; k++) {
+        snprintf(name, name_size, "%s" TEMPORARY_SUFFIX "-%u", path, k);
+        fd = create_named(name, options);
+        used = k;
     }
-    return -1; /* errno: EEXIST */
+    if (fd < 0)
+        return -1; /* errno: EEXIST when every name is held */
+    int saved = errno;
+    char *other = malloc(name_size);
+    for (unsigned k = 1; other != NULL && k <= TEMPORARY_FALLBACKS; k++) {
+        snprintf(other, name_size, "%s" TEMPORARY_SUFFIX "-%u", path, k);
+        if (k != used)
+            remove_if_stale(other);
+    }
+    free(other);
+    errno = saved;
+    return fd;
 }
 
 static bool write_all(int fd, const uint8_t *data, size_t size)

@@ -81,6 +81,34 @@ static void stale_temporary_removed(void)
     gj2k_image_destroy(image);
 }
 
+/* The other names a writer may have taken (PATH.tmp-gj2k-1 .. -16), left
+ * by runs killed while they held them, are removed by the next write of
+ * PATH; one that a live process holds stays. */
+static void stale_fallbacks_removed(void)
+{
+    output_case c;
+    gj2k_image *image = prepare(&c, "out.j2k", "left by a killed run");
+    REQUIRE(image != NULL);
+    gj2k_image_destroy(image);
+    char stale[2][1200], held[1200], args[4096];
+    snprintf(stale[0], sizeof stale[0], "%s-1", c.temporary);
+    snprintf(stale[1], sizeof stale[1], "%s-16", c.temporary);
+    snprintf(held, sizeof held, "%s-7", c.temporary);
+    write_text(stale[0], "stale");
+    write_text(stale[1], "stale");
+    write_text(held, "held");
+    int fd = open(held, O_RDONLY);
+    REQUIRE(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", c.source, c.out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(!file_exists(c.temporary) && !file_exists(stale[0]) && !file_exists(stale[1]));
+    CHECK(file_exists(held));
+    CHECK_EQ(temp_entries(), 3); /* source, out and the held one */
+    close(fd);
+}
+
 /* A temporary that a live process holds (its lock) is not touched: the
  * write goes through another name, and leaves nothing of its own. */
 static void held_temporary_kept(void)
@@ -263,6 +291,7 @@ static void live_writers_share_an_output(void)
 static const test_case cases[] = {
     {"stale_temporary_removed", stale_temporary_removed},
     {"held_temporary_kept", held_temporary_kept},
+    {"stale_fallbacks_removed", stale_fallbacks_removed},
     {"signal_removes_temporary", signal_removes_temporary},
     {"signal_removes_streamed_temporary", signal_removes_streamed_temporary},
     {"live_writers_share_an_output", live_writers_share_an_output},
