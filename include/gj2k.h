@@ -314,9 +314,10 @@ GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_option
 
 /*
  * Decodes a JPEG 2000 file to an image file (gj2k_image_write_file's
- * formats and naming). Where the image would not fit half of max_memory, or
- * options->strip_rows is set, and the output can be written row by row (PNM
- * of one file, components of one size), each strip is written as it is
+ * formats and naming). Where the output can be written row by row (PNM of
+ * one file, components of one size) and options->strip_rows is set, or
+ * the image would not fit half of max_memory, or it holds 2^26 samples or
+ * more and no GPU would take its transforms, each strip is written as it is
  * decoded and the whole image is never held (report->streamed); otherwise
  * this is gj2k_decode_file then gj2k_image_write_file. Either way the file
  * appears whole or not at all.
