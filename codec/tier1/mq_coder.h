@@ -24,13 +24,11 @@
 
 #include <stdint.h>
 
+#include "device_code.h"
+
 /* The per-symbol functions of mq_encoder.h and mq_decoder.h must be inlined
- * into the coding passes. */
-#if defined(__GNUC__)
-#define MQ_INLINE static inline __attribute__((always_inline))
-#else
-#define MQ_INLINE static inline
-#endif
+ * into the coding passes; the decoder's also compile for the GPU. */
+#define MQ_INLINE GJ2K_HD_INLINE
 
 #define MQ_NUM_CONTEXTS 19 /* Table D.7: 9 zero coding, 5 sign, 3 refinement, run-length, uniform */
 #define MQ_NUM_STATES 47   /* Table C.2 */
@@ -54,11 +52,31 @@ typedef struct mq_state {
     uint8_t next_lps;
 } mq_state;
 
-/* Indexed by a context's state byte. */
+/* Indexed by a context's state byte: the host's table (mq_coder.c), or on
+ * the GPU its copy in device memory (codec/tier1/cuda); MQ_STATES names
+ * whichever the code being compiled runs beside. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 extern const mq_state mq_states[2 * MQ_NUM_STATES];
+#ifdef __cplusplus
+}
+#endif
+#ifdef GJ2K_DEVICE_BUILD
+#define MQ_STATES mq_states_device
+#else
+#define MQ_STATES mq_states
+#endif
 
 /* Sets the 19 contexts to their initial states (Table D.7): all index 0,
  * MPS 0, except UNIFORM (46), RUN-LENGTH (3) and zero coding context 0 (4). */
-void mq_reset_contexts(mq_context contexts[MQ_NUM_CONTEXTS]);
+GJ2K_HD static inline void mq_reset_contexts(mq_context contexts[MQ_NUM_CONTEXTS])
+{
+    for (unsigned i = 0; i < MQ_NUM_CONTEXTS; i++)
+        contexts[i] = 0;
+    contexts[MQ_CONTEXT_ZERO_FIRST] = 4 << 1;
+    contexts[MQ_CONTEXT_RUN_LENGTH] = 3 << 1;
+    contexts[MQ_CONTEXT_UNIFORM] = 46 << 1;
+}
 
 #endif

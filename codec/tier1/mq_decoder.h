@@ -1,6 +1,6 @@
 /* mq_decoder.h - the MQ decoder (T.800 Annex C.3) and the raw bypass reader
- * (D.6). It reads one segment of caller-given length and never outside it;
- * see mq_coder.h. */
+ * (D.6), all inline, for the host and the GPU alike. It reads one segment
+ * of caller-given length and never outside it; see mq_coder.h. */
 #ifndef GJ2K_MQ_DECODER_H
 #define GJ2K_MQ_DECODER_H
 
@@ -18,11 +18,6 @@ typedef struct mq_decoder {
     unsigned ct;
     mq_context contexts[MQ_NUM_CONTEXTS];
 } mq_decoder;
-
-/* INITDEC (C.3.5) on a segment of `length` bytes. Contexts are untouched. */
-void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t length);
-/* Begins a raw (bypass) segment (D.6). */
-void mq_decoder_start_bypass(mq_decoder *d, const uint8_t *data, size_t length);
 
 /* The byte at `position`, or 0xFF past the end of the segment (C.3.4). */
 MQ_INLINE uint32_t mq_decoder_byte_at(const mq_decoder *d, size_t position)
@@ -55,7 +50,7 @@ MQ_INLINE void mq_decoder_byte_in(mq_decoder *d)
 MQ_INLINE unsigned mq_decoder_decode_bit(mq_decoder *d, unsigned context)
 {
     mq_context *cx = &d->contexts[context];
-    const mq_state *s = &mq_states[*cx];
+    const mq_state *s = &MQ_STATES[*cx];
     uint32_t qe = s->qe;
     unsigned mps = *cx & 1u, bit;
     d->a -= qe;
@@ -102,6 +97,30 @@ MQ_INLINE unsigned mq_decoder_bypass_bit(mq_decoder *d)
     }
     d->ct--;
     return (d->c >> d->ct) & 1u;
+}
+
+/* INITDEC (C.3.5, Figure C.20) on a segment of `length` bytes. Contexts
+ * are untouched. */
+MQ_INLINE void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t length)
+{
+    d->data = data;
+    d->length = data != NULL ? length : 0;
+    d->position = 0;
+    d->c = mq_decoder_byte_at(d, 0) << 16;
+    mq_decoder_byte_in(d);
+    d->c <<= 7;
+    d->ct -= 7;
+    d->a = 0x8000;
+}
+
+/* Begins a raw (bypass) segment (D.6). */
+MQ_INLINE void mq_decoder_start_bypass(mq_decoder *d, const uint8_t *data, size_t length)
+{
+    d->data = data;
+    d->length = data != NULL ? length : 0;
+    d->position = 0;
+    d->c = 0;
+    d->ct = 0;
 }
 
 #endif

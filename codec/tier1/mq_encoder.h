@@ -70,7 +70,7 @@ void mq_encoder_put_byte(mq_encoder *e, uint32_t byte);
 MQ_INLINE void mq_encoder_encode_bit(mq_encoder *e, unsigned context, unsigned bit)
 {
     mq_context *cx = &e->contexts[context];
-    const mq_state *s = &mq_states[*cx];
+    const mq_state *s = &MQ_STATES[*cx];
     uint32_t qe = s->qe;
     e->a -= qe;
     if ((bit & 1u) == (*cx & 1u)) {

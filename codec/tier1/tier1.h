@@ -25,10 +25,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device_code.h"
 #include "dwt.h"
 #include "gj2k.h"
 #include "mq_decoder.h"
 #include "mq_encoder.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Code-block style flags, as in the COD/COC SPcod/SPcoc byte (Table A.19). */
 #define TIER1_STYLE_BYPASS 0x01u           /* selective arithmetic coding bypass (D.6) */
@@ -53,13 +58,13 @@ typedef enum tier1_pass_type {
 } tier1_pass_type;
 
 /* Type of pass j (0-based) of a block. */
-static inline tier1_pass_type tier1_pass_type_of(unsigned pass)
+GJ2K_HD static inline tier1_pass_type tier1_pass_type_of(unsigned pass)
 {
     return pass == 0 ? TIER1_PASS_CLEANUP : (tier1_pass_type)((pass - 1) % 3);
 }
 
 /* True when pass j is coded raw (D.6, Table D.9). */
-static inline bool tier1_pass_is_raw(unsigned pass, unsigned style)
+GJ2K_HD static inline bool tier1_pass_is_raw(unsigned pass, unsigned style)
 {
     return (style & TIER1_STYLE_BYPASS) && pass >= 10 &&
            tier1_pass_type_of(pass) != TIER1_PASS_CLEANUP;
@@ -67,7 +72,7 @@ static inline bool tier1_pass_is_raw(unsigned pass, unsigned style)
 
 /* True when the style terminates the coder after pass j (D.4, Table D.9),
  * besides the termination after the block's last pass. */
-static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style)
+GJ2K_HD static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style)
 {
     if (style & TIER1_STYLE_TERMINATE_EACH_PASS)
         return true;
@@ -208,15 +213,24 @@ gj2k_status tier1_decode_block(const tier1_decode_request *request, tier1_worksp
 extern const uint8_t tier1_zero_context[4][256];
 /* Sign coding (Tables D.2, D.3) by tier1_sign_index: context label | XOR bit << 4. */
 extern const uint8_t tier1_sign_table[256];
+/* The tables the code being compiled reads: the host's, or on the GPU
+ * their copies in device memory (codec/tier1/cuda). */
+#ifdef GJ2K_DEVICE_BUILD
+#define TIER1_ZERO_CONTEXT tier1_zero_context_device
+#define TIER1_SIGN_TABLE tier1_sign_table_device
+#else
+#define TIER1_ZERO_CONTEXT tier1_zero_context
+#define TIER1_SIGN_TABLE tier1_sign_table
+#endif
 
 /* Significance of N, W, E, S in bits 0-3 and their negativity in bits 4-7. */
-static inline unsigned tier1_sign_index(uint32_t flags)
+GJ2K_HD static inline unsigned tier1_sign_index(uint32_t flags)
 {
     return ((flags >> 1) & 1u) | ((flags >> 2) & 6u) | ((flags >> 3) & 8u) | ((flags >> 4) & 0xF0u);
 }
 
 /* Magnitude refinement context (Table D.4). */
-static inline unsigned tier1_refinement_context(uint32_t flags)
+GJ2K_HD static inline unsigned tier1_refinement_context(uint32_t flags)
 {
     if (flags & TIER1_FLAG_REFINED)
         return 16;
@@ -227,7 +241,7 @@ static inline unsigned tier1_refinement_context(uint32_t flags)
  * neighbours (rows are fs apart in the flags array). With `skip_above`
  * (vertically causal mode, first row of a stripe) the row above, the last
  * of the previous stripe, is left alone: it must not see this stripe (D.7). */
-static inline void tier1_set_significant(uint32_t *f, ptrdiff_t fs, bool negative, bool skip_above)
+GJ2K_HD static inline void tier1_set_significant(uint32_t *f, ptrdiff_t fs, bool negative, bool skip_above)
 {
     uint32_t n = negative ? 1u : 0u;
     if (!skip_above) {
@@ -245,5 +259,9 @@ static inline void tier1_set_significant(uint32_t *f, ptrdiff_t fs, bool negativ
 
 /* Checks the geometry and style of a block (not the planes). */
 bool tier1_block_is_valid(uint32_t width, uint32_t height, dwt_band band, unsigned style);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

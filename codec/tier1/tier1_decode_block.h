@@ -1,0 +1,248 @@
+/* tier1_decode_block.h - the Tier-1 block decoder (T.800 Annex D over the
+ * MQ decoder of Annex C), the mirror of tier1_encode.c: the same passes and
+ * scan, reading symbols instead. Written once, inline, for the host
+ * (tier1_decode.c) and the GPU (cuda/tier1_decode_gpu.cu): the CPU build
+ * and its tests run the very code the GPU runs. */
+#ifndef GJ2K_TIER1_DECODE_BLOCK_H
+#define GJ2K_TIER1_DECODE_BLOCK_H
+
+#include <string.h>
+
+#include "tier1.h"
+
+typedef struct block_decoder {
+    uint32_t *flags;   /* sample (0, 0) of the bordered flags array */
+    uint32_t *mag;     /* magnitude bits decoded so far, row-major */
+    ptrdiff_t fs;      /* flags row stride: width + 2 */
+    uint32_t width, height;
+    const uint8_t *zero_context;
+    bool causal;
+    mq_decoder mq;
+} block_decoder;
+
+/* Decodes the sign (D.3.2) of the sample at f, which has just become
+ * significant, and updates the flags. */
+GJ2K_HD static inline void decode_sign(block_decoder *b, uint32_t *f, bool first_row, bool raw)
+{
+    unsigned negative;
+    if (raw) {
+        negative = mq_decoder_bypass_bit(&b->mq);
+    } else {
+        unsigned sc = TIER1_SIGN_TABLE[tier1_sign_index(*f)];
+        negative = mq_decoder_decode_bit(&b->mq, sc & 15u) ^ (sc >> 4);
+    }
+    tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
+}
+
+/* Significance propagation pass (D.3.1). */
+GJ2K_HD static inline void significance_pass(block_decoder *b, unsigned p, bool raw)
+{
+    const uint32_t one = 1u << p, w = b->width, h = b->height;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *m = b->mag + (size_t)y0 * w + x;
+            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
+                uint32_t fl = *f;
+                if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+                    continue;
+                unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
+                                   : mq_decoder_decode_bit(
+                                         &b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS]);
+                *f |= TIER1_FLAG_VISITED;
+                if (bit) {
+                    decode_sign(b, f, r == 0, raw);
+                    *m |= one;
+                }
+            }
+        }
+    }
+}
+
+/* Magnitude refinement pass (D.3.3). */
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(block_decoder *b, unsigned p, bool raw)
+{
+    const uint32_t w = b->width, h = b->height;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *m = b->mag + (size_t)y0 * w + x;
+            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
+                uint32_t fl = *f;
+                if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+                    continue;
+                unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
+                                   : mq_decoder_decode_bit(&b->mq, tier1_refinement_context(fl));
+                *m |= (uint32_t)bit << p;
+                *f = fl | TIER1_FLAG_REFINED;
+            }
+        }
+    }
+}
+
+/* Cleanup pass (D.3.4) with run-length decoding; clears the visited flags. */
+GJ2K_HD_STATIC void cleanup_pass(block_decoder *b, unsigned p)
+{
+    const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
+    const uint32_t one = 1u << p, w = b->width, h = b->height;
+    const ptrdiff_t fs = b->fs;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t *m = b->mag + (size_t)y0 * w + x;
+            uint32_t r = 0;
+            if (rows == 4 && ((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) == 0) {
+                if (!mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH))
+                    continue;
+                uint32_t k = mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM) << 1;
+                k |= mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM);
+                decode_sign(b, f + (ptrdiff_t)k * fs, k == 0, false);
+                m[(size_t)k * w] |= one;
+                r = k + 1;
+            }
+            for (; r < rows; r++) {
+                uint32_t *fr = f + (ptrdiff_t)r * fs;
+                uint32_t fl = *fr;
+                if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) &&
+                    mq_decoder_decode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS])) {
+                    decode_sign(b, fr, r == 0, false);
+                    m[(size_t)r * w] |= one;
+                }
+                *fr &= ~TIER1_FLAG_VISITED;
+            }
+        }
+    }
+}
+
+/* Runs pass j (0-based) of a block of `planes` planes; returns false when
+ * the segmentation symbol that ends a cleanup pass is wrong (D.5). */
+GJ2K_HD static inline bool decode_pass(block_decoder *b, unsigned j, unsigned planes, unsigned style)
+{
+    tier1_pass_type type = tier1_pass_type_of(j);
+    unsigned p = planes - 1 - (j + 2) / 3;
+    bool raw = tier1_pass_is_raw(j, style), ok = true;
+    if (type == TIER1_PASS_SIGNIFICANCE) {
+        if (raw)
+            significance_pass(b, p, true);
+        else
+            significance_pass(b, p, false);
+    } else if (type == TIER1_PASS_REFINEMENT) {
+        if (raw)
+            refinement_pass(b, p, true);
+        else
+            refinement_pass(b, p, false);
+    } else {
+        cleanup_pass(b, p);
+        if (style & TIER1_STYLE_SEGMENTATION) {
+            unsigned symbol = 0;
+            for (unsigned k = 0; k < 4; k++)
+                symbol = symbol << 1 | mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM);
+            ok = symbol == 0xA;
+        }
+    }
+    if (style & TIER1_STYLE_RESET)
+        mq_reset_contexts(b->mq.contexts);
+    return ok;
+}
+
+/* Writes the signed coefficients and, if asked, the lowest known plane of
+ * each: after a significance pass on plane p only the samples it visited
+ * know bit p; after a refinement pass the significant ones too. */
+GJ2K_HD_STATIC void write_block(const block_decoder *b, unsigned planes, unsigned passes,
+                        int32_t *coefficients, size_t stride, uint8_t *lowest)
+{
+    tier1_pass_type type = passes ? tier1_pass_type_of(passes - 1) : TIER1_PASS_CLEANUP;
+    unsigned p = passes ? planes - 1 - (passes + 1) / 3 : planes;
+    for (uint32_t y = 0; y < b->height; y++) {
+        const uint32_t *f = b->flags + (ptrdiff_t)y * b->fs;
+        const uint32_t *m = b->mag + (size_t)y * b->width;
+        int32_t *out = coefficients + (size_t)y * stride;
+        for (uint32_t x = 0; x < b->width; x++) {
+            int32_t v = (int32_t)m[x];
+            out[x] = (f[x] & TIER1_FLAG_NEGATIVE) ? -v : v;
+        }
+        if (lowest == NULL)
+            continue;
+        uint8_t *low = lowest + (size_t)y * stride;
+        for (uint32_t x = 0; x < b->width; x++) {
+            uint32_t known = TIER1_FLAG_VISITED;
+            if (type == TIER1_PASS_REFINEMENT)
+                known |= TIER1_FLAG_SIGNIFICANT;
+            bool at_p = type == TIER1_PASS_CLEANUP || (f[x] & known) != 0;
+            low[x] = (uint8_t)(at_p ? p : p + 1);
+        }
+    }
+}
+
+/* tier1_decode_block on a request already checked (size, band, style,
+ * planes <= 31), in caller scratch: `flags` of (width + 2) * (height + 2)
+ * and `magnitudes` of width * height elements. */
+GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *request,
+                                                 uint32_t *flags, uint32_t *magnitudes,
+                                                 int32_t *coefficients, size_t stride,
+                                                 uint8_t *lowest_known_plane,
+                                                 tier1_decode_result *result)
+{
+    const uint32_t width = request->width, height = request->height;
+    const unsigned planes = request->num_planes, style = request->style;
+    block_decoder b;
+    b.fs = (ptrdiff_t)width + 2;
+    memset(flags, 0, sizeof(uint32_t) * (size_t)b.fs * (height + 2));
+    memset(magnitudes, 0, sizeof(uint32_t) * (size_t)width * height);
+    b.flags = flags + b.fs + 1;
+    b.mag = magnitudes;
+    b.width = width;
+    b.height = height;
+    b.zero_context = TIER1_ZERO_CONTEXT[request->band];
+    b.causal = (style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
+    mq_reset_contexts(b.mq.contexts);
+
+    gj2k_status status = GJ2K_OK;
+    const unsigned max_passes = planes ? 3 * planes - 2 : 0;
+    unsigned pass = 0;
+    size_t offset = 0;
+    for (unsigned s = 0; s < request->num_segments; s++) {
+        const tier1_segment *segment = &request->segments[s];
+        size_t available = offset < request->size ? request->size - offset : 0;
+        size_t length = segment->length;
+        if (length > available) {
+            length = available;
+            status = GJ2K_ERROR_TRUNCATED;
+        }
+        const uint8_t *data = length ? request->data + offset : NULL;
+        offset = segment->length > SIZE_MAX - offset ? SIZE_MAX : offset + segment->length;
+        if (segment->num_passes == 0)
+            continue;
+        unsigned n = segment->num_passes;
+        if (n > max_passes - pass) {
+            n = max_passes - pass;
+            status = GJ2K_ERROR_MALFORMED;
+        }
+        if (n == 0)
+            break;
+        /* one coder per segment: its passes are all raw or all arithmetic */
+        bool raw = tier1_pass_is_raw(pass, style);
+        unsigned same = 1;
+        while (same < n && tier1_pass_is_raw(pass + same, style) == raw)
+            same++;
+        if (same < n)
+            status = GJ2K_ERROR_MALFORMED;
+        if (raw)
+            mq_decoder_start_bypass(&b.mq, data, length);
+        else
+            mq_decoder_start(&b.mq, data, length);
+        for (unsigned k = 0; k < same; k++, pass++)
+            if (!decode_pass(&b, pass, planes, style))
+                result->segmentation_errors++;
+        if (same < n)
+            break;
+    }
+    result->passes_decoded = pass;
+    write_block(&b, planes, pass, coefficients, stride, lowest_known_plane);
+    return status;
+}
+
+#endif

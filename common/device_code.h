@@ -1,0 +1,72 @@
+/* device_code.h - code written once for the host and the GPU: functions
+ * marked GJ2K_HD compile as ordinary C for the host, and under nvcc also
+ * as CUDA device code, so that the CPU build (and CI, without a GPU) tests
+ * the very code the GPU runs. GJ2K_DEVICE_BUILD is set while nvcc compiles
+ * the device side, where tables must come from device memory. */
+#ifndef GJ2K_DEVICE_CODE_H
+#define GJ2K_DEVICE_CODE_H
+
+#if defined(__CUDACC__)
+#define GJ2K_HD __host__ __device__
+#else
+#define GJ2K_HD
+/* A function of its own on both sides (the compiler may still inline it). */
+#define GJ2K_HD_STATIC static GJ2K_HD
+
+/* Kept out of line on the host, where inlining it costs the caller more
+ * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#define GJ2K_HOST_NOINLINE
+#else
+#define GJ2K_HOST_NOINLINE __attribute__((noinline))
+#endif
+
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define GJ2K_DEVICE_BUILD 1
+/* A function of its own on both sides (the compiler may still inline it). */
+#define GJ2K_HD_STATIC static GJ2K_HD
+
+/* Kept out of line on the host, where inlining it costs the caller more
+ * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#define GJ2K_HOST_NOINLINE
+#else
+#define GJ2K_HOST_NOINLINE __attribute__((noinline))
+#endif
+
+#endif
+
+/* Inlined into its callers on both sides. */
+#if defined(__CUDACC__)
+#define GJ2K_HD_INLINE static __forceinline__ __host__ __device__
+#elif defined(__GNUC__)
+#define GJ2K_HD_INLINE static inline __attribute__((always_inline))
+#else
+#define GJ2K_HD_INLINE static inline
+/* A function of its own on both sides (the compiler may still inline it). */
+#define GJ2K_HD_STATIC static GJ2K_HD
+
+/* Kept out of line on the host, where inlining it costs the caller more
+ * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#define GJ2K_HOST_NOINLINE
+#else
+#define GJ2K_HOST_NOINLINE __attribute__((noinline))
+#endif
+
+#endif
+
+/* A function of its own on both sides (the compiler may still inline it). */
+#define GJ2K_HD_STATIC static GJ2K_HD
+
+/* Kept out of line on the host, where inlining it costs the caller more
+ * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#define GJ2K_HOST_NOINLINE
+#else
+#define GJ2K_HOST_NOINLINE __attribute__((noinline))
+#endif
+
+#endif
