@@ -10,7 +10,7 @@
 
 #include "tier1.h"
 
-typedef struct block_decoder {
+typedef struct tier1_block_decoder {
     uint32_t *flags;   /* sample (0, 0) of the bordered flags array */
     uint32_t *mag;     /* magnitude bits decoded so far, row-major */
     ptrdiff_t fs;      /* flags row stride: width + 2 */
@@ -18,11 +18,11 @@ typedef struct block_decoder {
     const uint8_t *zero_context;
     bool causal;
     mq_decoder mq;
-} block_decoder;
+} tier1_block_decoder;
 
 /* Decodes the sign (D.3.2) of the sample at f, which has just become
  * significant, and updates the flags. */
-GJ2K_HD static inline void decode_sign(block_decoder *b, uint32_t *f, bool first_row, bool raw)
+GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *f, bool first_row, bool raw)
 {
     unsigned negative;
     if (raw) {
@@ -35,7 +35,7 @@ GJ2K_HD static inline void decode_sign(block_decoder *b, uint32_t *f, bool first
 }
 
 /* Significance propagation pass (D.3.1). */
-GJ2K_HD static inline void significance_pass(block_decoder *b, unsigned p, bool raw)
+GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t one = 1u << p, w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -61,7 +61,7 @@ GJ2K_HD static inline void significance_pass(block_decoder *b, unsigned p, bool 
 }
 
 /* Magnitude refinement pass (D.3.3). */
-GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(block_decoder *b, unsigned p, bool raw)
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -83,7 +83,7 @@ GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(block_decoder *b, unsigne
 }
 
 /* Cleanup pass (D.3.4) with run-length decoding; clears the visited flags. */
-GJ2K_HD_STATIC void cleanup_pass(block_decoder *b, unsigned p)
+GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
 {
     const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
     const uint32_t one = 1u << p, w = b->width, h = b->height;
@@ -119,7 +119,7 @@ GJ2K_HD_STATIC void cleanup_pass(block_decoder *b, unsigned p)
 
 /* Runs pass j (0-based) of a block of `planes` planes; returns false when
  * the segmentation symbol that ends a cleanup pass is wrong (D.5). */
-GJ2K_HD static inline bool decode_pass(block_decoder *b, unsigned j, unsigned planes, unsigned style)
+GJ2K_HD static inline bool decode_pass(tier1_block_decoder *b, unsigned j, unsigned planes, unsigned style)
 {
     tier1_pass_type type = tier1_pass_type_of(j);
     unsigned p = planes - 1 - (j + 2) / 3;
@@ -151,7 +151,7 @@ GJ2K_HD static inline bool decode_pass(block_decoder *b, unsigned j, unsigned pl
 /* Writes the signed coefficients and, if asked, the lowest known plane of
  * each: after a significance pass on plane p only the samples it visited
  * know bit p; after a refinement pass the significant ones too. */
-GJ2K_HD_STATIC void write_block(const block_decoder *b, unsigned planes, unsigned passes,
+GJ2K_HD_STATIC void write_block(const tier1_block_decoder *b, unsigned planes, unsigned passes,
                         int32_t *coefficients, size_t stride, uint8_t *lowest)
 {
     tier1_pass_type type = passes ? tier1_pass_type_of(passes - 1) : TIER1_PASS_CLEANUP;
@@ -178,9 +178,11 @@ GJ2K_HD_STATIC void write_block(const block_decoder *b, unsigned planes, unsigne
 }
 
 /* tier1_decode_block on a request already checked (size, band, style,
- * planes <= 31), in caller scratch: `flags` of (width + 2) * (height + 2)
- * and `magnitudes` of width * height elements. */
+ * planes <= 31), in caller scratch: the decoder's state at `decoder` (the
+ * GPU keeps it in shared memory), `flags` of (width + 2) * (height + 2) and
+ * `magnitudes` of width * height elements. */
 GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *request,
+                                                 tier1_block_decoder *decoder,
                                                  uint32_t *flags, uint32_t *magnitudes,
                                                  int32_t *coefficients, size_t stride,
                                                  uint8_t *lowest_known_plane,
@@ -188,17 +190,17 @@ GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *req
 {
     const uint32_t width = request->width, height = request->height;
     const unsigned planes = request->num_planes, style = request->style;
-    block_decoder b;
-    b.fs = (ptrdiff_t)width + 2;
-    memset(flags, 0, sizeof(uint32_t) * (size_t)b.fs * (height + 2));
+    tier1_block_decoder *b = decoder;
+    b->fs = (ptrdiff_t)width + 2;
+    memset(flags, 0, sizeof(uint32_t) * (size_t)b->fs * (height + 2));
     memset(magnitudes, 0, sizeof(uint32_t) * (size_t)width * height);
-    b.flags = flags + b.fs + 1;
-    b.mag = magnitudes;
-    b.width = width;
-    b.height = height;
-    b.zero_context = TIER1_ZERO_CONTEXT[request->band];
-    b.causal = (style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
-    mq_reset_contexts(b.mq.contexts);
+    b->flags = flags + b->fs + 1;
+    b->mag = magnitudes;
+    b->width = width;
+    b->height = height;
+    b->zero_context = TIER1_ZERO_CONTEXT[request->band];
+    b->causal = (style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
+    mq_reset_contexts(b->mq.contexts);
 
     gj2k_status status = GJ2K_OK;
     const unsigned max_passes = planes ? 3 * planes - 2 : 0;
@@ -231,17 +233,17 @@ GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *req
         if (same < n)
             status = GJ2K_ERROR_MALFORMED;
         if (raw)
-            mq_decoder_start_bypass(&b.mq, data, length);
+            mq_decoder_start_bypass(&b->mq, data, length);
         else
-            mq_decoder_start(&b.mq, data, length);
+            mq_decoder_start(&b->mq, data, length);
         for (unsigned k = 0; k < same; k++, pass++)
-            if (!decode_pass(&b, pass, planes, style))
+            if (!decode_pass(b, pass, planes, style))
                 result->segmentation_errors++;
         if (same < n)
             break;
     }
     result->passes_decoded = pass;
-    write_block(&b, planes, pass, coefficients, stride, lowest_known_plane);
+    write_block(b, planes, pass, coefficients, stride, lowest_known_plane);
     return status;
 }
 

@@ -53,11 +53,18 @@ if [ -x "$sanitizer" ]; then
     rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
     [ $rc -eq 0 ] || tests_rc=1
   done
+  for tool in memcheck racecheck; do
+    "$sanitizer" --tool "$tool" --error-exitcode 1 build/gpu/tests/codec/tier1/test_tier1_gpu \
+      gpu_matches_host >"$logs/$tool-tier1.txt" 2>&1
+    rc=$?; echo "$tool tier1 gpu_matches_host: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
+    [ $rc -eq 0 ] || tests_rc=1
+  done
 else
   echo "memcheck: compute-sanitizer not found" | tee "$logs/memcheck.txt"
 fi
 
 step "benchmarks"
+build/gpu/tests/codec/tier1/test_tier1_gpu bench | tee "$logs/bench-tier1.txt"
 build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
 tests_rc=$((tests_rc | PIPESTATUS[0]))
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
@@ -111,6 +118,7 @@ gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
 cat "$logs/memcheck.txt"
+grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"

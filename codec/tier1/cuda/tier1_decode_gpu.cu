@@ -1,0 +1,225 @@
+/* tier1_decode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
+ * tier1_decode_block.h's decoder, its flags and magnitudes in global
+ * scratch; the tables it reads are device copies made from the host's
+ * initializers (tier1_tables.h). Every CUDA call and launch is checked;
+ * failures become GJ2K_ERROR_DEVICE. */
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "error.h"
+}
+#include "mq_coder.h"
+#include "tier1_tables.h"
+
+/* The tables tier1_decode_block.h reads on the device (MQ_STATES,
+ * TIER1_ZERO_CONTEXT, TIER1_SIGN_TABLE), defined before it is included. */
+__device__ const mq_state mq_states_device[2 * MQ_NUM_STATES] = {MQ_STATES_INITIALIZER};
+__device__ const uint8_t tier1_zero_context_device[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
+__device__ const uint8_t tier1_sign_table_device[256] = TIER1_SIGN_TABLE_INITIALIZER;
+
+#include "tier1_decode_block.h"
+#include "tier1_gpu.h"
+
+namespace {
+
+constexpr int kThreads = 64;
+
+/* A block as the kernel sees it: the host's, plus its scratch. */
+struct DeviceBlock {
+    tier1_gpu_block block;
+    uint64_t scratch_offset; /* flags, then magnitudes */
+    uint32_t run;            /* 0: refused on the host, leave it */
+};
+
+__global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments,
+                              const DeviceBlock *blocks, uint32_t count, uint32_t *scratch,
+                              int32_t *coefficients, uint8_t *lowest, tier1_gpu_result *results)
+{
+    /* the decoder's state, its contexts indexed by symbol: shared memory */
+    __shared__ tier1_block_decoder decoders[kThreads];
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count || !blocks[i].run)
+        return;
+    const tier1_gpu_block b = blocks[i].block;
+    tier1_decode_request request;
+    request.data = b.size ? data + b.data_offset : NULL;
+    request.size = (size_t)b.size;
+    request.segments = segments + b.first_segment;
+    request.num_segments = b.num_segments;
+    request.num_planes = b.num_planes;
+    request.width = b.width;
+    request.height = b.height;
+    request.band = (dwt_band)b.band;
+    request.style = b.style;
+    uint32_t *flags = scratch + blocks[i].scratch_offset;
+    uint32_t *magnitudes = flags + (size_t)(b.width + 2) * (b.height + 2);
+    tier1_decode_result result = {0, 0};
+    gj2k_status status = tier1_decode_block_in(&request, &decoders[threadIdx.x], flags, magnitudes,
+                                               coefficients + b.output_offset, b.width,
+                                               lowest + b.output_offset, &result);
+    results[i].status = status;
+    results[i].passes_decoded = result.passes_decoded;
+    results[i].segmentation_errors = result.segmentation_errors;
+}
+
+gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
+{
+    cudaGetLastError();
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: %s: %s", what, cudaGetErrorString(e));
+}
+
+/* A device buffer grown to at least `bytes`. */
+struct Buffer {
+    void *data = nullptr;
+    size_t capacity = 0;
+    cudaError_t reserve(size_t bytes)
+    {
+        if (bytes <= capacity)
+            return cudaSuccess;
+        cudaFree(data);
+        data = nullptr;
+        capacity = 0;
+        cudaError_t e = cudaMalloc(&data, bytes ? bytes : 1);
+        if (e == cudaSuccess)
+            capacity = bytes;
+        return e;
+    }
+    ~Buffer() { cudaFree(data); }
+};
+
+} // namespace
+
+struct tier1_gpu {
+    cudaStream_t stream = nullptr;
+    Buffer data, segments, blocks, scratch, coefficients, lowest, results;
+};
+
+extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
+{
+    *out = nullptr;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        return e != cudaSuccess ? device_fail(error, e, "no device")
+                                : gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU");
+    tier1_gpu *gpu = new (std::nothrow) tier1_gpu;
+    if (gpu == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        delete gpu;
+        return device_fail(error, e, "stream");
+    }
+    *out = gpu;
+    return GJ2K_OK;
+}
+
+extern "C" void tier1_gpu_destroy(tier1_gpu *gpu)
+{
+    if (gpu == nullptr)
+        return;
+    if (gpu->stream != nullptr)
+        cudaStreamDestroy(gpu->stream);
+    delete gpu;
+}
+
+/* What tier1_decode_block checks before it decodes, and what the batch
+ * must hold for the block; its status when refused, else GJ2K_OK. */
+static gj2k_status check_block(const tier1_gpu_block *b, size_t data_size, size_t num_segments,
+                               size_t samples)
+{
+    if (!tier1_block_is_valid(b->width, b->height, (dwt_band)b->band, b->style) ||
+        (uint64_t)b->first_segment + b->num_segments > num_segments ||
+        b->data_offset > data_size || b->size > data_size - b->data_offset ||
+        b->output_offset > samples ||
+        (uint64_t)b->width * b->height > samples - b->output_offset)
+        return GJ2K_ERROR_INVALID_ARGUMENT;
+    if (b->num_planes > TIER1_MAX_PLANES)
+        return GJ2K_ERROR_UNSUPPORTED;
+    return GJ2K_OK;
+}
+
+extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
+                                        const tier1_segment *segments, size_t num_segments,
+                                        const tier1_gpu_block *blocks, size_t count,
+                                        int32_t *coefficients, uint8_t *lowest, size_t samples,
+                                        tier1_gpu_result *results, gj2k_error *error)
+{
+    if (count == 0)
+        return GJ2K_OK;
+    if (count > UINT32_MAX / 2)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT, "GPU Tier-1: %zu blocks in one batch", count);
+    DeviceBlock *host = new (std::nothrow) DeviceBlock[count];
+    if (host == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint64_t scratch = 0;
+    for (size_t i = 0; i < count; i++) {
+        host[i].block = blocks[i];
+        host[i].scratch_offset = scratch;
+        gj2k_status refused = check_block(&blocks[i], data_size, num_segments, samples);
+        host[i].run = refused == GJ2K_OK;
+        results[i] = tier1_gpu_result{refused, 0, 0};
+        if (host[i].run)
+            scratch += (uint64_t)(blocks[i].width + 2) * (blocks[i].height + 2) +
+                       (uint64_t)blocks[i].width * blocks[i].height;
+    }
+    cudaStream_t s = gpu->stream;
+    cudaError_t e = cudaSuccess;
+    const char *what = "allocation";
+    if ((e = gpu->data.reserve(data_size)) == cudaSuccess &&
+        (e = gpu->segments.reserve(num_segments * sizeof(tier1_segment))) == cudaSuccess &&
+        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) == cudaSuccess &&
+        (e = gpu->scratch.reserve(scratch * sizeof(uint32_t))) == cudaSuccess &&
+        (e = gpu->coefficients.reserve(samples * sizeof(int32_t))) == cudaSuccess &&
+        (e = gpu->lowest.reserve(samples)) == cudaSuccess &&
+        (e = gpu->results.reserve(count * sizeof(tier1_gpu_result))) == cudaSuccess) {
+        what = "upload";
+        /* outputs start as the caller's: blocks left alone keep their values */
+        if ((data_size == 0 ||
+             (e = cudaMemcpyAsync(gpu->data.data, data, data_size, cudaMemcpyHostToDevice, s)) ==
+                 cudaSuccess) &&
+            (num_segments == 0 ||
+             (e = cudaMemcpyAsync(gpu->segments.data, segments,
+                                  num_segments * sizeof(tier1_segment), cudaMemcpyHostToDevice,
+                                  s)) == cudaSuccess) &&
+            (e = cudaMemcpyAsync(gpu->blocks.data, host, count * sizeof(DeviceBlock),
+                                 cudaMemcpyHostToDevice, s)) == cudaSuccess &&
+            (e = cudaMemcpyAsync(gpu->coefficients.data, coefficients, samples * sizeof(int32_t),
+                                 cudaMemcpyHostToDevice, s)) == cudaSuccess &&
+            (e = cudaMemcpyAsync(gpu->lowest.data, lowest, samples, cudaMemcpyHostToDevice, s)) ==
+                cudaSuccess &&
+            (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
+                                 cudaMemcpyHostToDevice, s)) == cudaSuccess) {
+            what = "kernel";
+            unsigned grid = (unsigned)((count + kThreads - 1) / kThreads);
+            decode_blocks<<<grid, kThreads, 0, s>>>(
+                (const uint8_t *)gpu->data.data, (const tier1_segment *)gpu->segments.data,
+                (const DeviceBlock *)gpu->blocks.data, (uint32_t)count,
+                (uint32_t *)gpu->scratch.data, (int32_t *)gpu->coefficients.data,
+                (uint8_t *)gpu->lowest.data, (tier1_gpu_result *)gpu->results.data);
+            e = cudaGetLastError();
+        }
+        if (e == cudaSuccess) {
+            what = "download";
+            if ((e = cudaMemcpyAsync(coefficients, gpu->coefficients.data,
+                                     samples * sizeof(int32_t), cudaMemcpyDeviceToHost, s)) ==
+                    cudaSuccess &&
+                (e = cudaMemcpyAsync(lowest, gpu->lowest.data, samples, cudaMemcpyDeviceToHost,
+                                     s)) == cudaSuccess &&
+                (e = cudaMemcpyAsync(results, gpu->results.data,
+                                     count * sizeof(tier1_gpu_result), cudaMemcpyDeviceToHost,
+                                     s)) == cudaSuccess)
+                e = cudaStreamSynchronize(s);
+        }
+    }
+    delete[] host;
+    if (e != cudaSuccess) {
+        cudaStreamSynchronize(s);
+        return device_fail(error, e, what);
+    }
+    return GJ2K_OK;
+}

@@ -1,0 +1,22 @@
+/* tier1_gpu_none.c - tier1_gpu.h in a build without CUDA: no GPU to use. */
+#include "error.h"
+#include "tier1_gpu.h"
+
+gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
+{
+    *out = NULL;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+void tier1_gpu_destroy(tier1_gpu *gpu) { (void)gpu; }
+
+gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
+                             const tier1_segment *segments, size_t num_segments,
+                             const tier1_gpu_block *blocks, size_t count, int32_t *coefficients,
+                             uint8_t *lowest, size_t samples, tier1_gpu_result *results,
+                             gj2k_error *error)
+{
+    (void)gpu, (void)data, (void)data_size, (void)segments, (void)num_segments, (void)blocks;
+    (void)count, (void)coefficients, (void)lowest, (void)samples, (void)results;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}

@@ -1,0 +1,269 @@
+/* test_tier1_gpu.c - the GPU's batch Tier-1 decoder (tier1_gpu.h) against
+ * the host's (tier1_decode_block) on fresh random blocks: every code-block
+ * style, sizes from 1x1 to 1024x4 and 64x64, 1-31 planes, every band,
+ * decoded whole, cut after a random pass, with bytes cut short or flipped,
+ * and a few the decoder must refuse; outputs poisoned beforehand, every
+ * coefficient, lowest known plane and result compared. Skips where there
+ * is no GPU (or no CUDA in the build). `test_tier1_gpu bench` prints the
+ * time of a batch of 64x64 blocks on either side. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "test_harness.h"
+#include "tier1_gpu.h"
+
+#define POISON_COEFFICIENT 0x5A5A5A5A
+#define POISON_PLANE 0xA5
+
+/* A batch under construction: blocks, their bytes and segments. */
+typedef struct batch {
+    tier1_gpu_block *blocks;
+    size_t count, capacity;
+    uint8_t *data;
+    size_t data_size, data_capacity;
+    tier1_segment *segments;
+    size_t num_segments, segments_capacity;
+    size_t samples;
+} batch;
+
+static void *grow(void *p, size_t *capacity, size_t need, size_t each)
+{
+    if (need <= *capacity)
+        return p;
+    size_t want = need * 2;
+    void *q = realloc(p, want * each);
+    if (q == NULL)
+        abort();
+    *capacity = want;
+    return q;
+}
+
+/* A random block (magnitudes below 2^planes, often small or zero). */
+static void random_block(int32_t *q, uint32_t width, uint32_t height, unsigned planes)
+{
+    unsigned zero_percent = (unsigned)test_random_range(0, 95);
+    for (size_t i = 0; i < (size_t)width * height; i++) {
+        int32_t v = 0;
+        if ((unsigned)test_random_range(0, 99) >= zero_percent) {
+            unsigned bits = (unsigned)test_random_range(1, planes);
+            v = (int32_t)(test_random() & ((1ull << bits) - 1));
+            if (test_random() & 1)
+                v = -v;
+        }
+        q[i] = v;
+    }
+    if (test_random() & 1)
+        q[0] = (int32_t)((1ull << planes) - 1);
+}
+
+/* Encodes a random block and adds it to the batch: all its passes or a
+ * prefix, its bytes whole, cut short, or with a byte flipped. */
+static void add_random_block(batch *b, uint32_t width, uint32_t height)
+{
+    unsigned planes = (unsigned)test_random_range(1, test_random() % 4 ? 16 : 31);
+    dwt_band band = (dwt_band)(test_random() % 4);
+    unsigned style = (unsigned)(test_random() % 64);
+    int32_t *q = xmalloc((size_t)width * height * sizeof *q);
+    random_block(q, width, height, planes);
+    tier1_encoded_block e;
+    REQUIRE(tier1_encode_block(q, width, width, height, band, style, planes, NULL, &e) ==
+            GJ2K_OK);
+    free(q);
+    unsigned passes = e.num_passes;
+    if (passes > 0 && test_random() % 3 == 0)
+        passes = (unsigned)test_random_range(1, passes);
+    b->segments = grow(b->segments, &b->segments_capacity, b->num_segments + TIER1_MAX_PASSES,
+                       sizeof *b->segments);
+    tier1_segment *segments = b->segments + b->num_segments;
+    unsigned n = 0, first = 0;
+    size_t start = 0;
+    for (unsigned j = 0; j < passes; j++) {
+        if (!e.passes[j].ends_segment && j != passes - 1)
+            continue;
+        segments[n++] = (tier1_segment){e.passes[j].length - start, j + 1 - first};
+        start = e.passes[j].length;
+        first = j + 1;
+    }
+    size_t size = start;
+    int damage = (int)(test_random() % 6);
+    if (damage == 0 && size > 0) /* cut short */
+        size = (size_t)test_random_range(0, (int64_t)size - 1);
+    b->data = grow(b->data, &b->data_capacity, b->data_size + start + 1, 1);
+    if (start)
+        memcpy(b->data + b->data_size, e.data, start);
+    if (damage == 1 && size > 0) /* a byte flipped */
+        b->data[b->data_size + test_random_range(0, (int64_t)size - 1)] ^=
+            (uint8_t)test_random_range(1, 255);
+    b->blocks = grow(b->blocks, &b->capacity, b->count + 1, sizeof *b->blocks);
+    b->blocks[b->count++] = (tier1_gpu_block){
+        .data_offset = b->data_size, .size = size, .first_segment = (uint32_t)b->num_segments,
+        .num_segments = n, .num_planes = e.num_planes, .width = width, .height = height,
+        .band = band, .style = style, .output_offset = b->samples};
+    b->data_size += start;
+    b->num_segments += n;
+    b->samples += (size_t)width * height;
+    tier1_encoded_block_release(&e);
+}
+
+static void batch_free(batch *b)
+{
+    free(b->blocks);
+    free(b->data);
+    free(b->segments);
+}
+
+/* The host's decode of every block, as the GPU's must come out. */
+static void decode_on_host(const batch *b, int32_t *coefficients, uint8_t *lowest,
+                           tier1_gpu_result *results)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const tier1_gpu_block *k = &b->blocks[i];
+        tier1_decode_request request = {
+            .data = k->size ? b->data + k->data_offset : NULL, .size = k->size,
+            .segments = b->segments + k->first_segment, .num_segments = k->num_segments,
+            .num_planes = k->num_planes, .width = k->width, .height = k->height,
+            .band = (dwt_band)k->band, .style = k->style};
+        tier1_decode_result r = {0};
+        gj2k_status s = tier1_decode_block(&request, NULL, coefficients + k->output_offset,
+                                           k->width, lowest + k->output_offset, &r);
+        results[i] = (tier1_gpu_result){s, r.passes_decoded, r.segmentation_errors};
+    }
+}
+
+static tier1_gpu *open_gpu(void)
+{
+    tier1_gpu *gpu = NULL;
+    gj2k_error error = {0};
+    if (tier1_gpu_create(&gpu, &error) != GJ2K_OK)
+        test_skip(error.message);
+    return gpu;
+}
+
+static bool same_decode(tier1_gpu *gpu, const batch *b)
+{
+    size_t n = b->samples ? b->samples : 1;
+    int32_t *want = xmalloc(n * sizeof *want), *got = xmalloc(n * sizeof *got);
+    uint8_t *want_low = xmalloc(n), *got_low = xmalloc(n);
+    tier1_gpu_result *want_r = xmalloc((b->count + 1) * sizeof *want_r);
+    tier1_gpu_result *got_r = xmalloc((b->count + 1) * sizeof *got_r);
+    for (size_t i = 0; i < n; i++) {
+        want[i] = got[i] = POISON_COEFFICIENT;
+        want_low[i] = got_low[i] = POISON_PLANE;
+    }
+    decode_on_host(b, want, want_low, want_r);
+    gj2k_error error = {0};
+    gj2k_status s = tier1_gpu_decode(gpu, b->data, b->data_size, b->segments, b->num_segments,
+                                     b->blocks, b->count, got, got_low, b->samples, got_r, &error);
+    if (s != GJ2K_OK)
+        fprintf(stderr, "  tier1_gpu_decode: %s\n", error.message);
+    bool same = s == GJ2K_OK && memcmp(want, got, b->samples * sizeof *want) == 0 &&
+                memcmp(want_low, got_low, b->samples) == 0;
+    for (size_t i = 0; same && i < b->count; i++)
+        same = want_r[i].status == got_r[i].status &&
+               want_r[i].passes_decoded == got_r[i].passes_decoded &&
+               want_r[i].segmentation_errors == got_r[i].segmentation_errors;
+    for (size_t i = 0; !same && s == GJ2K_OK && i < b->count; i++) {
+        const tier1_gpu_block *k = &b->blocks[i];
+        size_t at = k->output_offset, count = (size_t)k->width * k->height;
+        if (memcmp(want + at, got + at, count * 4) != 0 || memcmp(want_low + at, got_low + at, count) ||
+            want_r[i].status != got_r[i].status) {
+            fprintf(stderr, "  block %zu (%ux%u, %u planes, band %u, style 0x%02x) differs\n", i,
+                    k->width, k->height, k->num_planes, k->band, k->style);
+            break;
+        }
+    }
+    free(want), free(got), free(want_low), free(got_low), free(want_r), free(got_r);
+    return same;
+}
+
+static const uint32_t shapes[][2] = {{1, 1},  {1, 7},  {5, 1},    {3, 9},  {17, 4}, {64, 64},
+                                     {32, 32}, {4, 1024}, {1024, 4}, {16, 256}, {63, 65}};
+
+static void gpu_matches_host(void)
+{
+    tier1_gpu *gpu = open_gpu();
+    for (int round = 0; round < 3; round++) {
+        batch b = {0};
+        for (int k = 0; k < 400; k++) {
+            const uint32_t *s = shapes[test_random() % (sizeof shapes / sizeof shapes[0])];
+            uint32_t w = s[0], h = s[1];
+            if (w * h > 4096)
+                h = 4096 / w;
+            add_random_block(&b, w, h);
+        }
+        /* refused alike: bad style, too many planes, a segment outside the batch */
+        b.blocks[0].style = 0x40;
+        b.blocks[1].num_planes = 32;
+        b.blocks[2].num_segments = (uint32_t)b.num_segments + 1;
+        CHECK(same_decode(gpu, &b));
+        batch_free(&b);
+    }
+    tier1_gpu_destroy(gpu);
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Prints the time of a batch of 64x64 blocks, as coded from 8-bit images
+ * losslessly (~9 planes, 30% zeros), on the GPU and on one host thread. */
+static void bench(void)
+{
+    tier1_gpu *gpu = open_gpu();
+    batch b = {0};
+    int32_t *q = xmalloc(4096 * sizeof *q);
+    for (int k = 0; k < 2048; k++) {
+        for (int i = 0; i < 4096; i++)
+            q[i] = test_random() % 10 < 3 ? 0 : (int32_t)test_random_range(-200, 200);
+        tier1_encoded_block e;
+        REQUIRE(tier1_encode_block(q, 64, 64, 64, DWT_BAND_HH, 0, 9, NULL, &e) == GJ2K_OK);
+        b.segments = grow(b.segments, &b.segments_capacity, b.num_segments + 1, sizeof *b.segments);
+        b.segments[b.num_segments] = (tier1_segment){e.size, e.num_passes};
+        b.data = grow(b.data, &b.data_capacity, b.data_size + e.size, 1);
+        memcpy(b.data + b.data_size, e.data, e.size);
+        b.blocks = grow(b.blocks, &b.capacity, b.count + 1, sizeof *b.blocks);
+        b.blocks[b.count++] = (tier1_gpu_block){.data_offset = b.data_size, .size = e.size,
+                                                .first_segment = (uint32_t)b.num_segments,
+                                                .num_segments = 1, .num_planes = e.num_planes,
+                                                .width = 64, .height = 64, .band = DWT_BAND_HH,
+                                                .output_offset = b.samples};
+        b.data_size += e.size;
+        b.num_segments++;
+        b.samples += 4096;
+        tier1_encoded_block_release(&e);
+    }
+    free(q);
+    int32_t *out = xmalloc(b.samples * sizeof *out);
+    uint8_t *low = xmalloc(b.samples);
+    tier1_gpu_result *r = xmalloc(b.count * sizeof *r);
+    gj2k_error error = {0};
+    double best = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = seconds();
+        REQUIRE(tier1_gpu_decode(gpu, b.data, b.data_size, b.segments, b.num_segments, b.blocks,
+                                 b.count, out, low, b.samples, r, &error) == GJ2K_OK);
+        double t = seconds() - t0;
+        best = t < best ? t : best;
+    }
+    double t0 = seconds();
+    decode_on_host(&b, out, low, r);
+    double host = seconds() - t0;
+    printf("tier1 decode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
+           "(%.0f Msamples/s), one host thread %.2f ms (%.0f Msamples/s)\n",
+           b.count, (double)b.data_size / 1e6, best * 1e3, (double)b.samples / best / 1e6,
+           host * 1e3, (double)b.samples / host / 1e6);
+    free(out), free(low), free(r);
+    batch_free(&b);
+    tier1_gpu_destroy(gpu);
+}
+
+static const test_case cases[] = {
+    {"gpu_matches_host", gpu_matches_host},
+    {"bench", bench},
+};
+TEST_MAIN(cases)
