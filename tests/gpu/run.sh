@@ -54,7 +54,8 @@ if [ -x "$sanitizer" ]; then
     [ $rc -eq 0 ] || tests_rc=1
   done
   for tool in memcheck racecheck; do
-    "$sanitizer" --tool "$tool" --error-exitcode 1 build/gpu/tests/codec/tier1/test_tier1_gpu \
+    GJ2K_GPU_TEST_CASES=6 "$sanitizer" --tool "$tool" --error-exitcode 1 \
+      build/gpu/tests/codec/tier1/test_tier1_gpu \
       gpu_matches_host >"$logs/$tool-tier1.txt" 2>&1
     rc=$?; echo "$tool tier1 gpu_matches_host: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
     [ $rc -eq 0 ] || tests_rc=1
