@@ -250,9 +250,11 @@ int command_decode(int argc, char **argv)
     print_held_warnings(&held);
     print_held_warnings(&held_output);
     if (verbose)
-        printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU), %u strips%s, "
-               "written to %s\n", input, report.width, report.height, report.num_components,
-               report.num_tiles, report.num_tiles == 1 ? "" : "s", report.gpu_tiles, report.strips,
+        printf("%s: %ux%u, %u components, %u tile%s (%u with transforms on the GPU, %llu "
+               "code-blocks by GPU Tier-1), %u strips%s, written to %s\n", input, report.width,
+               report.height, report.num_components, report.num_tiles,
+               report.num_tiles == 1 ? "" : "s", report.gpu_tiles,
+               (unsigned long long)report.gpu_blocks, report.strips,
                report.streamed ? " written as decoded" : "", output);
     return 0;
 }

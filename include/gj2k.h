@@ -245,6 +245,7 @@ typedef enum gj2k_device {
 typedef struct gj2k_decode_report {
     uint32_t num_tiles;        /* tiles decoded */
     uint32_t gpu_tiles;        /* of those, tiles whose inverse transforms ran on the GPU */
+    uint64_t gpu_blocks;       /* code-blocks whose Tier-1 ran on the GPU */
     bool incomplete;           /* refused (GJ2K_ERROR_TRUNCATED): the codestream lacks tile
                                   data; allow_partial decodes what it holds */
     bool over_memory;          /* refused (GJ2K_ERROR_LIMIT): a buffer would have passed

@@ -19,6 +19,7 @@
 #include "jp2_file.h"
 #include "memory_budget.h"
 #include "tile_decoder.h"
+#include "tier1_gpu.h"
 #include "decode_job.h"
 
 /* Tile-components to decode per byte, besides a fixed allowance: each one
@@ -395,6 +396,10 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, image_samples(image), &settings.gpu, error);
     reserve_gpu(cs, options->reduce, &settings);
+    /* Tier-1 goes to the GPU with the transforms (else, or when it cannot open, the CPU's) */
+    gj2k_error unused = {0};
+    if (settings.gpu != NULL && tier1_gpu_create(&settings.tier1_gpu, &unused) != GJ2K_OK)
+        settings.tier1_gpu = NULL;
     gj2k_decode_report report = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
     uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
@@ -440,11 +445,14 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
         if (error != NULL)
             *error = finish_error;
     }
+    report.gpu_blocks = tier1_gpu_blocks(settings.tier1_gpu);
+    tier1_gpu_destroy(settings.tier1_gpu);
     gpu_stage_destroy(settings.gpu);
     parallel_pool_destroy(settings.pool);
     report.num_tiles += report.gpu_tiles; /* the CPU's were counted as they went */
     job->report.num_tiles = report.num_tiles;
     job->report.gpu_tiles = report.gpu_tiles;
+    job->report.gpu_blocks = report.gpu_blocks;
     return status;
 }
 

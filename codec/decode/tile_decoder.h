@@ -16,6 +16,7 @@ typedef struct tile_decode_settings {
     unsigned max_layers;  /* 0: all */
     parallel_pool *pool;  /* the CPU threads (NULL: the caller's alone) */
     gpu_stage *gpu;       /* NULL: the inverse transforms on the CPU */
+    struct tier1_gpu *tier1_gpu; /* NULL: Tier-1 on the CPU threads (tier1_gpu.h) */
     memory_budget *memory; /* the tile's planes are taken from it (NULL: no limit) */
     gj2k_warning_fn warning;
     void *warning_user;

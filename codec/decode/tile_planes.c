@@ -10,6 +10,7 @@
 #include "parallel_pool.h"
 #include "quantization.h"
 #include "tier1.h"
+#include "tier1_gpu.h"
 
 /* Writes one decoded code-block's reconstructed values to `to` (E.1.1.2
  * with r = 1/2 below the lowest decoded bit-plane; H.2 for ROI). */
@@ -144,11 +145,12 @@ static gj2k_status decode_block(void *context, size_t index, unsigned worker)
     return GJ2K_OK;
 }
 
-gj2k_status tile_planes_decode_blocks(const tier2_block *blocks, const size_t *list, size_t count,
-                                      const tile_block_target *targets, tile_plane *planes,
-                                      void (*done)(void *user, uint32_t component), void *user,
-                                      const tile_decode_settings *settings, uint32_t tile_index,
-                                      gj2k_error *error)
+static gj2k_status decode_blocks_on_cpu(const tier2_block *blocks, const size_t *list,
+                                        size_t count, const tile_block_target *targets,
+                                        tile_plane *planes,
+                                        void (*done)(void *user, uint32_t component), void *user,
+                                        const tile_decode_settings *settings, uint32_t tile_index,
+                                        gj2k_error *error)
 {
     unsigned threads = parallel_pool_workers(settings->pool, count);
     block_work work = {.blocks = blocks, .list = list, .targets = targets, .planes = planes,
@@ -189,6 +191,167 @@ gj2k_status tile_planes_decode_blocks(const tier2_block *blocks, const size_t *l
                   "tile %u: %u code-block%s damaged or truncated, decoded as far as possible",
                   tile_index, damaged, damaged == 1 ? "" : "s");
     return GJ2K_OK;
+}
+
+/* ------------------------------------------------ Tier-1 on the GPU */
+
+/* A batch for tier1_gpu_decode: the blocks to decode, their bytes and
+ * segments copied together, and the outputs the GPU fills. */
+typedef struct gpu_batch {
+    const tier2_block *blocks;
+    const size_t *list;               /* batch block k is blocks[list[index[k]]] */
+    const tile_block_target *targets;
+    tile_plane *planes;
+    unsigned reduce;
+    size_t *index;                    /* into list (or blocks when list is NULL) */
+    tier1_gpu_block *gpu_blocks;
+    tier1_gpu_result *results;
+    size_t count;
+    uint8_t *data;
+    tier1_segment *segments;
+    int32_t *coefficients;
+    uint8_t *lowest;
+    atomic_uint damaged_blocks;
+} gpu_batch;
+
+static void gpu_batch_free(gpu_batch *g)
+{
+    free(g->index);
+    free(g->gpu_blocks);
+    free(g->results);
+    free(g->data);
+    free(g->segments);
+    free(g->coefficients);
+    free(g->lowest);
+}
+
+/* Dequantizes batch block k into its target (on the pool's threads). */
+static gj2k_status place_gpu_block(void *context, size_t k, unsigned worker)
+{
+    (void)worker;
+    gpu_batch *g = context;
+    size_t at = g->index[k];
+    const tier2_block *b = &g->blocks[g->list ? g->list[at] : at];
+    const tile_plane *plane = &g->planes[b->component];
+    gj2k_status status = g->results[k].status;
+    if (status == GJ2K_ERROR_INVALID_ARGUMENT || status == GJ2K_ERROR_UNSUPPORTED) {
+        atomic_fetch_add(&g->damaged_blocks, 1);
+        return GJ2K_OK;
+    }
+    if (status != GJ2K_OK || g->results[k].segmentation_errors != 0)
+        atomic_fetch_add(&g->damaged_blocks, 1);
+    tile_block_target to = g->targets ? g->targets[at] : tile_plane_whole_target(plane, b, g->reduce);
+    size_t offset = g->gpu_blocks[k].output_offset;
+    dequantize_block(b, plane, g->coefficients + offset, g->lowest + offset, to);
+    return GJ2K_OK;
+}
+
+/* Lists the blocks to decode and copies their bytes and segments. */
+static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *memory,
+                                   uint64_t *charged, gj2k_error *error)
+{
+    size_t bytes = 0, segments = 0, samples = 0, n = 0;
+    g->index = malloc((count ? count : 1) * sizeof *g->index);
+    if (g->index == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < count; i++) {
+        const tier2_block *b = &g->blocks[g->list ? g->list[i] : i];
+        uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
+        if (width == 0 || height == 0 || b->num_planes == 0 || b->num_segments == 0 ||
+            !tile_block_is_needed(b, &g->planes[b->component], g->reduce))
+            continue; /* its zeros stand */
+        g->index[n++] = i;
+        bytes += b->size;
+        segments += b->num_segments;
+        samples += (size_t)width * height;
+    }
+    g->count = n;
+    *charged = (uint64_t)bytes + segments * sizeof *g->segments + samples * 5 +
+               n * (sizeof *g->gpu_blocks + sizeof *g->results);
+    gj2k_status status = memory_budget_take(memory, *charged, "the GPU's code-blocks", error);
+    if (status != GJ2K_OK) {
+        *charged = 0;
+        return status;
+    }
+    g->gpu_blocks = malloc((n ? n : 1) * sizeof *g->gpu_blocks);
+    g->results = malloc((n ? n : 1) * sizeof *g->results);
+    g->data = malloc(bytes ? bytes : 1);
+    g->segments = malloc((segments ? segments : 1) * sizeof *g->segments);
+    g->coefficients = malloc((samples ? samples : 1) * sizeof *g->coefficients);
+    g->lowest = malloc(samples ? samples : 1);
+    if (!g->gpu_blocks || !g->results || !g->data || !g->segments || !g->coefficients ||
+        !g->lowest)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the GPU's blocks");
+    bytes = segments = samples = 0;
+    for (size_t k = 0; k < n; k++) {
+        const tier2_block *b = &g->blocks[g->list ? g->list[g->index[k]] : g->index[k]];
+        uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
+        if (b->size)
+            memcpy(g->data + bytes, b->data, b->size);
+        memcpy(g->segments + segments, b->segments, b->num_segments * sizeof *g->segments);
+        g->gpu_blocks[k] = (tier1_gpu_block){
+            .data_offset = bytes, .size = b->size, .first_segment = (uint32_t)segments,
+            .num_segments = b->num_segments, .num_planes = b->num_planes, .width = width,
+            .height = height, .band = b->band, .style = b->style, .output_offset = samples};
+        bytes += b->size;
+        segments += b->num_segments;
+        samples += (size_t)width * height;
+    }
+    return GJ2K_OK;
+}
+
+/* Tier-1 of the blocks on the GPU (tier1_gpu.h), then their dequantization
+ * into the targets on the CPU threads. */
+static gj2k_status decode_blocks_on_gpu(const tier2_block *blocks, const size_t *list,
+                                        size_t count, const tile_block_target *targets,
+                                        tile_plane *planes, const tile_decode_settings *settings,
+                                        uint32_t tile_index, gj2k_error *error)
+{
+    gpu_batch g = {.blocks = blocks, .list = list, .targets = targets, .planes = planes,
+                   .reduce = settings->reduce};
+    atomic_init(&g.damaged_blocks, 0);
+    uint64_t charged = 0;
+    gj2k_status status = gpu_batch_build(&g, count, settings->memory, &charged, error);
+    size_t samples = g.count ? g.gpu_blocks[g.count - 1].output_offset +
+                                   (size_t)g.gpu_blocks[g.count - 1].width *
+                                       g.gpu_blocks[g.count - 1].height
+                             : 0;
+    size_t segments = g.count ? g.gpu_blocks[g.count - 1].first_segment +
+                                    (size_t)g.gpu_blocks[g.count - 1].num_segments
+                              : 0;
+    size_t bytes = g.count ? (size_t)(g.gpu_blocks[g.count - 1].data_offset +
+                                      g.gpu_blocks[g.count - 1].size)
+                           : 0;
+    if (status == GJ2K_OK && g.count != 0)
+        status = tier1_gpu_decode(settings->tier1_gpu, g.data, bytes, g.segments, segments,
+                                  g.gpu_blocks, g.count, g.coefficients, g.lowest, samples,
+                                  g.results, error);
+    if (status == GJ2K_OK)
+        status = parallel_for(settings->pool, g.count, place_gpu_block, &g);
+    unsigned damaged = atomic_load(&g.damaged_blocks);
+    gpu_batch_free(&g);
+    memory_budget_give(settings->memory, charged);
+    if (status == GJ2K_OK && damaged != 0)
+        gj2k_warn(settings->warning, settings->warning_user,
+                  "tile %u: %u code-block%s damaged or truncated, decoded as far as possible",
+                  tile_index, damaged, damaged == 1 ? "" : "s");
+    return status;
+}
+
+gj2k_status tile_planes_decode_blocks(const tier2_block *blocks, const size_t *list, size_t count,
+                                      const tile_block_target *targets, tile_plane *planes,
+                                      void (*done)(void *user, uint32_t component), void *user,
+                                      const tile_decode_settings *settings, uint32_t tile_index,
+                                      gj2k_error *error)
+{
+    if (settings->tier1_gpu == NULL)
+        return decode_blocks_on_cpu(blocks, list, count, targets, planes, done, user, settings,
+                                    tile_index, error);
+    gj2k_status status = decode_blocks_on_gpu(blocks, list, count, targets, planes, settings,
+                                              tile_index, error);
+    for (size_t i = 0; done != NULL && i < count; i++) /* each block counted down, done or not */
+        done(user, blocks[list ? list[i] : i].component);
+    return status;
 }
 
 bool tile_planes_use_component_transform(const tile_plane *planes, uint32_t count,

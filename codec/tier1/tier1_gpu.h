@@ -38,6 +38,8 @@ typedef struct tier1_gpu tier1_gpu;
 /* A decoder on the first GPU, its buffers grown as batches need. */
 gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error);
 void tier1_gpu_destroy(tier1_gpu *gpu);
+/* Blocks decoded so far (refused ones not counted). */
+uint64_t tier1_gpu_blocks(const tier1_gpu *gpu);
 
 /* Decodes blocks[0 .. count): each block's coefficients and lowest known
  * planes (tier1_decode_block's outputs, stride its width) at its

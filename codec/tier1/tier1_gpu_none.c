@@ -10,6 +10,12 @@ gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
 
 void tier1_gpu_destroy(tier1_gpu *gpu) { (void)gpu; }
 
+uint64_t tier1_gpu_blocks(const tier1_gpu *gpu)
+{
+    (void)gpu;
+    return 0;
+}
+
 gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
                              const tier1_segment *segments, size_t num_segments,
                              const tier1_gpu_block *blocks, size_t count, int32_t *coefficients,

@@ -476,6 +476,7 @@ static void test_decode_conformance_same(void)
         test_skip("no conformance codestreams");
     struct dirent *e;
     int files = 0, gpu_files = 0;
+    uint64_t gpu_blocks = 0;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
         if (len < 4 || (strcmp(e->d_name + len - 4, ".j2c") && strcmp(e->d_name + len - 4, ".j2k") &&
@@ -504,13 +505,16 @@ static void test_decode_conformance_same(void)
                    report[1].num_tiles);
         CHECK(on_gpu);
         gpu_files += status[1] == GJ2K_OK;
+        gpu_blocks += report[1].gpu_blocks;
+        CHECK(report[0].gpu_blocks == 0);
         files++;
         gj2k_image_destroy(images[0]);
         gj2k_image_destroy(images[1]);
     }
     closedir(d);
-    printf("%d files compared, %d decoded on the GPU\n", files, gpu_files);
-    CHECK(files > 0 && gpu_files > 0);
+    printf("%d files compared, %d decoded on the GPU, %llu code-blocks by GPU Tier-1\n", files,
+           gpu_files, (unsigned long long)gpu_blocks);
+    CHECK(files > 0 && gpu_files > 0 && gpu_blocks > 0);
 }
 
 /* Planes larger than the stage may hold go through in strips, with the

@@ -95,6 +95,7 @@ struct Buffer {
 
 struct tier1_gpu {
     cudaStream_t stream = nullptr;
+    uint64_t decoded = 0; /* blocks run */
     Buffer data, segments, blocks, scratch, coefficients, lowest, results;
 };
 
@@ -117,6 +118,8 @@ extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
     *out = gpu;
     return GJ2K_OK;
 }
+
+extern "C" uint64_t tier1_gpu_blocks(const tier1_gpu *gpu) { return gpu ? gpu->decoded : 0; }
 
 extern "C" void tier1_gpu_destroy(tier1_gpu *gpu)
 {
@@ -162,6 +165,7 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
         host[i].scratch_offset = scratch;
         gj2k_status refused = check_block(&blocks[i], data_size, num_segments, samples);
         host[i].run = refused == GJ2K_OK;
+        gpu->decoded += host[i].run;
         results[i] = tier1_gpu_result{refused, 0, 0};
         if (host[i].run)
             scratch += (uint64_t)(blocks[i].width + 2) * (blocks[i].height + 2) +
