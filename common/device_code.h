@@ -10,32 +10,10 @@
 #define GJ2K_HD __host__ __device__
 #else
 #define GJ2K_HD
-/* A function of its own on both sides (the compiler may still inline it). */
-#define GJ2K_HD_STATIC static GJ2K_HD
-
-/* Kept out of line on the host, where inlining it costs the caller more
- * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
-#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
-#define GJ2K_HOST_NOINLINE
-#else
-#define GJ2K_HOST_NOINLINE __attribute__((noinline))
-#endif
-
 #endif
 
 #if defined(__CUDA_ARCH__)
 #define GJ2K_DEVICE_BUILD 1
-/* A function of its own on both sides (the compiler may still inline it). */
-#define GJ2K_HD_STATIC static GJ2K_HD
-
-/* Kept out of line on the host, where inlining it costs the caller more
- * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
-#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
-#define GJ2K_HOST_NOINLINE
-#else
-#define GJ2K_HOST_NOINLINE __attribute__((noinline))
-#endif
-
 #endif
 
 /* Inlined into its callers on both sides. */
@@ -45,17 +23,6 @@
 #define GJ2K_HD_INLINE static inline __attribute__((always_inline))
 #else
 #define GJ2K_HD_INLINE static inline
-/* A function of its own on both sides (the compiler may still inline it). */
-#define GJ2K_HD_STATIC static GJ2K_HD
-
-/* Kept out of line on the host, where inlining it costs the caller more
- * (measured: scripts/callgrind_codec.sh); the GPU side decides itself. */
-#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
-#define GJ2K_HOST_NOINLINE
-#else
-#define GJ2K_HOST_NOINLINE __attribute__((noinline))
-#endif
-
 #endif
 
 /* A function of its own on both sides (the compiler may still inline it). */

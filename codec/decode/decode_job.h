@@ -62,6 +62,13 @@ typedef struct decode_strip_sink {
     void *user;
 } decode_strip_sink;
 
+/* Decodes the whole image and renders it (decode_job_tiles, then the
+ * JP2 rendering of decode_render.h): what gj2k_decode_memory returns. */
+gj2k_status decode_job_image(decode_job *job, gj2k_image **out, gj2k_error *error);
+
+/* Warns of the decoded tiles that had no tile-parts (filled mid-grey). */
+void decode_job_warn_missing(const decode_job *job, uint32_t missing, uint32_t first_missing);
+
 /* Decodes the area a tile row at a time, each in strips, top to bottom. */
 gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj2k_error *error);
 

@@ -153,13 +153,7 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
             status = tile_row_strips(job, &settings, &row, g0, g1, sink, error);
         tile_row_free(&row);
     }
-    if (missing == 1)
-        gj2k_warn(options->warning, options->warning_user,
-                  "tile %u has no tile-parts: decoded as mid-grey", first_missing);
-    else if (missing > 1)
-        gj2k_warn(options->warning, options->warning_user,
-                  "%u tiles have no tile-parts (the first: tile %u): decoded as mid-grey", missing,
-                  first_missing);
+    decode_job_warn_missing(job, missing, first_missing);
     job->report.num_tiles = status == GJ2K_OK ? tiles : 0;
     free(layout.components);
     parallel_pool_destroy(settings.pool);

@@ -133,12 +133,7 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
         status = decode_streamed(&job, output, format, write_options, error);
     } else if (status == GJ2K_OK) {
         gj2k_image *image = NULL;
-        status = decode_job_create_image(&job, job.reduced, "the decoded image", &image, error);
-        if (status == GJ2K_OK)
-            status = decode_job_tiles(&job, image, error);
-        if (status == GJ2K_OK)
-            status = decode_render(image, job.format == GJ2K_FORMAT_JP2 ? &job.jp2 : NULL,
-                                   job.options, &job.memory, error);
+        status = decode_job_image(&job, &image, error);
         if (status == GJ2K_OK)
             status = gj2k_image_write_file(image, output, write_options, error);
         gj2k_image_destroy(image);

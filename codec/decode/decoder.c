@@ -368,6 +368,18 @@ static gj2k_status check_complete(const j2k_codestream *cs, dwt_rect area,
     return GJ2K_OK;
 }
 
+void decode_job_warn_missing(const decode_job *job, uint32_t missing, uint32_t first_missing)
+{
+    const gj2k_decode_options *options = job->options;
+    if (missing == 1)
+        gj2k_warn(options->warning, options->warning_user,
+                  "tile %u has no tile-parts: decoded as mid-grey", first_missing);
+    else if (missing > 1)
+        gj2k_warn(options->warning, options->warning_user,
+                  "%u tiles have no tile-parts (the first: tile %u): decoded as mid-grey", missing,
+                  first_missing);
+}
+
 /* decode_job_tiles' strips all go into the one image. */
 static gj2k_status strip_into_image(void *user, uint32_t grid_y0, uint32_t grid_y1,
                                     gj2k_image **target, gj2k_error *error)
@@ -431,13 +443,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
                 pipeline_run(pipeline);
         }
     }
-    if (missing == 1)
-        gj2k_warn(options->warning, options->warning_user,
-                  "tile %u has no tile-parts: decoded as mid-grey", first_missing);
-    else if (missing > 1)
-        gj2k_warn(options->warning, options->warning_user,
-                  "%u tiles have no tile-parts (the first: tile %u): decoded as mid-grey", missing,
-                  first_missing);
+    decode_job_warn_missing(job, missing, first_missing);
     gj2k_error finish_error = {0};
     gj2k_status finished = pipeline_finish(pipeline, &finish_error);
     if (status == GJ2K_OK && finished != GJ2K_OK) {
@@ -522,27 +528,34 @@ void decode_job_close(decode_job *job)
     memset(job, 0, sizeof *job);
 }
 
+gj2k_status decode_job_image(decode_job *job, gj2k_image **out, gj2k_error *error)
+{
+    gj2k_image *image = NULL;
+    gj2k_status status = decode_job_create_image(job, job->reduced, "the decoded image", &image,
+                                                 error);
+    if (status == GJ2K_OK)
+        status = decode_job_tiles(job, image, error);
+    if (status == GJ2K_OK)
+        status = decode_render(image, job->format == GJ2K_FORMAT_JP2 ? &job->jp2 : NULL,
+                               job->options, &job->memory, error);
+    if (status != GJ2K_OK) {
+        gj2k_image_destroy(image);
+        image = NULL;
+    }
+    *out = image;
+    return status;
+}
+
 gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_decode_options *options,
                                gj2k_image **out, gj2k_error *error)
 {
     *out = NULL;
     decode_job job;
-    gj2k_image *image = NULL;
     gj2k_status status = decode_job_open(&job, data, size, options, error);
     if (status == GJ2K_OK)
-        status = decode_job_create_image(&job, job.reduced, "the decoded image", &image, error);
-    if (status == GJ2K_OK)
-        status = decode_job_tiles(&job, image, error);
-    if (status == GJ2K_OK)
-        status = decode_render(image, job.format == GJ2K_FORMAT_JP2 ? &job.jp2 : NULL,
-                               job.options, &job.memory, error);
+        status = decode_job_image(&job, out, error);
     decode_job_close(&job);
-    if (status != GJ2K_OK) {
-        gj2k_image_destroy(image);
-        return status;
-    }
-    *out = image;
-    return GJ2K_OK;
+    return status;
 }
 
 gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options, gj2k_image **out,
