@@ -13,6 +13,7 @@
 
 #include "test_harness.h"
 #include "tier1_gpu.h"
+#include "tier1_test_support.h"
 
 #define POISON_COEFFICIENT 0x5A5A5A5A
 #define POISON_PLANE 0xA5
@@ -40,24 +41,6 @@ static void *grow(void *p, size_t *capacity, size_t need, size_t each)
     return q;
 }
 
-/* A random block (magnitudes below 2^planes, often small or zero). */
-static void random_block(int32_t *q, uint32_t width, uint32_t height, unsigned planes)
-{
-    unsigned zero_percent = (unsigned)test_random_range(0, 95);
-    for (size_t i = 0; i < (size_t)width * height; i++) {
-        int32_t v = 0;
-        if ((unsigned)test_random_range(0, 99) >= zero_percent) {
-            unsigned bits = (unsigned)test_random_range(1, planes);
-            v = (int32_t)(test_random() & ((1ull << bits) - 1));
-            if (test_random() & 1)
-                v = -v;
-        }
-        q[i] = v;
-    }
-    if (test_random() & 1)
-        q[0] = (int32_t)((1ull << planes) - 1);
-}
-
 /* Encodes a random block and adds it to the batch: all its passes or a
  * prefix, its bytes whole, cut short, or with a byte flipped. */
 static void add_random_block(batch *b, uint32_t width, uint32_t height)
@@ -66,7 +49,7 @@ static void add_random_block(batch *b, uint32_t width, uint32_t height)
     dwt_band band = (dwt_band)(test_random() % 4);
     unsigned style = (unsigned)(test_random() % 64);
     int32_t *q = xmalloc((size_t)width * height * sizeof *q);
-    random_block(q, width, height, planes);
+    random_block(q, width, height, width, planes);
     tier1_encoded_block e;
     REQUIRE(tier1_encode_block(q, width, width, height, band, style, planes, NULL, &e) ==
             GJ2K_OK);
