@@ -86,6 +86,29 @@ static gj2k_status tile_row_begin(decode_job *job, const tile_decode_settings *s
     return GJ2K_OK;
 }
 
+/* `image` seen through rows [g0, g1) of the reduced grid: its components
+ * cut to those rows (in `components`), their samples shared. */
+static gj2k_image strip_view(const gj2k_image *image, uint32_t g0, uint32_t g1,
+                             gj2k_component *components)
+{
+    gj2k_image view = *image;
+    view.components = components;
+    for (uint32_t c = 0; c < image->num_components; c++) {
+        const gj2k_component *k = &image->components[c];
+        gj2k_component *v = &components[c];
+        *v = *k;
+        uint32_t y0 = ceil_div(g0, k->dy), y1 = ceil_div(g1, k->dy), end = k->y0 + k->height;
+        y0 = y0 > k->y0 ? (y0 < end ? y0 : end) : k->y0;
+        y1 = y1 > y0 ? (y1 < end ? y1 : end) : y0;
+        v->y0 = y0;
+        v->height = y1 - y0;
+        size_t skip = (size_t)(y0 - k->y0) * k->width;
+        v->samples = k->samples != NULL ? k->samples + skip : NULL;
+        v->wide_samples = k->wide_samples != NULL ? k->wide_samples + skip : NULL;
+    }
+    return view;
+}
+
 /* Strips of rows [g0, g1) of the reduced grid through one tile row. */
 static gj2k_status tile_row_strips(decode_job *job, const tile_decode_settings *settings,
                                    tile_row *row, uint32_t g0, uint32_t g1,
@@ -97,12 +120,20 @@ static gj2k_status tile_row_strips(decode_job *job, const tile_decode_settings *
         uint32_t end = g1 - g > height ? g + height : g1;
         gj2k_image *target = NULL;
         status = sink->open(sink->user, g, end, &target, error);
+        gj2k_component *cut = status == GJ2K_OK
+                                  ? calloc(target->num_components, sizeof *cut) : NULL;
+        if (status == GJ2K_OK && cut == NULL)
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        gj2k_image rows = {0};
+        if (status == GJ2K_OK)
+            rows = strip_view(target, g, end, cut);
         for (uint32_t i = 0; i < row->count && status == GJ2K_OK; i++) {
-            if (row->missing[i])
-                status = tile_decode_missing(job->cs, row->first + i, settings, target, error);
+            if (row->missing[i]) /* only this strip's rows: the target may be the whole image */
+                status = tile_decode_missing(job->cs, row->first + i, settings, &rows, error);
             else if (row->strips[i] != NULL)
-                status = tile_strips_decode(row->strips[i], g, end, target, error);
+                status = tile_strips_decode(row->strips[i], g, end, end == g1, target, error);
         }
+        free(cut);
         if (sink->close != NULL && target != NULL) {
             gj2k_status closed = sink->close(sink->user, target, status == GJ2K_OK ? error : NULL);
             status = status == GJ2K_OK ? closed : status;

@@ -2,21 +2,42 @@
  * file, a strip of rows at a time when the output can take it and the
  * image is too large to hold, or large and no GPU would take it, or strips
  * are asked for; otherwise decoded whole and written whole. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode_job.h"
 #include "decode_render.h"
 #include "error.h"
 #include "image_formats.h"
 
+/* The rendering's warnings, each told once however many strips repeat it. */
+#define STREAM_WARNINGS_KEPT 32
+typedef struct once_warnings {
+    gj2k_warning_fn warning;
+    void *warning_user;
+    char told[STREAM_WARNINGS_KEPT][160];
+    unsigned count;
+} once_warnings;
+
+static void warn_once(void *user, const char *message)
+{
+    once_warnings *w = user;
+    for (unsigned i = 0; i < w->count; i++)
+        if (strncmp(w->told[i], message, sizeof w->told[i] - 1) == 0)
+            return;
+    if (w->count < STREAM_WARNINGS_KEPT)
+        snprintf(w->told[w->count++], sizeof w->told[0], "%s", message);
+    gj2k_warn(w->warning, w->warning_user, "%s", message);
+}
+
 /* What the strips share on their way to the file. */
 typedef struct stream_sink {
     decode_job *job;
     image_stream *stream;
     uint32_t height;               /* rows of the file */
-    gj2k_decode_options quiet;     /* the options without warnings: the rendering warns of the
-                                      first strip only (its remarks hold for all) */
-    bool rendered_once;
+    gj2k_decode_options render;    /* the job's options, warning once a message */
+    once_warnings warnings;
 } stream_sink;
 
 static gj2k_status open_strip(void *user, uint32_t grid_y0, uint32_t grid_y1,
@@ -32,13 +53,11 @@ static gj2k_status close_strip(void *user, gj2k_image *strip, gj2k_error *error)
 {
     stream_sink *sink = user;
     decode_job *job = sink->job;
-    const gj2k_decode_options *options = sink->rendered_once ? &sink->quiet : job->options;
     gj2k_status status = GJ2K_OK;
     bool rows = strip->num_components != 0 && strip->components[0].height != 0;
     if (error != NULL && rows) { /* else the strip failed, or holds no row: only freed */
-        status = decode_render(strip, job->format == GJ2K_FORMAT_JP2 ? &job->jp2 : NULL, options,
-                               &job->memory, error);
-        sink->rendered_once = true;
+        status = decode_render(strip, job->format == GJ2K_FORMAT_JP2 ? &job->jp2 : NULL,
+                               &sink->render, &job->memory, error);
         if (status == GJ2K_OK)
             status = image_stream_write(sink->stream, strip, sink->height, error);
     }
@@ -100,17 +119,26 @@ static gj2k_status decode_streamed(decode_job *job, const char *output, gj2k_fil
                                    const gj2k_write_options *write_options, gj2k_error *error)
 {
     const j2k_component_size *first = &job->cs->siz.components[0];
-    stream_sink sink = {.job = job, .quiet = *job->options};
-    sink.quiet.warning = NULL;
-    sink.height = (job->reduced.y1 + first->dy - 1) / first->dy -
-                  (job->reduced.y0 + first->dy - 1) / first->dy;
-    gj2k_status status = image_stream_open(output, format, write_options, &sink.stream, error);
-    if (status != GJ2K_OK)
+    stream_sink *sink = calloc(1, sizeof *sink); /* its warnings: 5 KB */
+    if (sink == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    *sink = (stream_sink){.job = job, .render = *job->options,
+                          .warnings = {.warning = job->options->warning,
+                                       .warning_user = job->options->warning_user}};
+    sink->render.warning = warn_once;
+    sink->render.warning_user = &sink->warnings;
+    sink->height = (job->reduced.y1 + first->dy - 1) / first->dy -
+                   (job->reduced.y0 + first->dy - 1) / first->dy;
+    gj2k_status status = image_stream_open(output, format, write_options, &sink->stream, error);
+    if (status != GJ2K_OK) {
+        free(sink);
         return status;
-    decode_strip_sink strips = {.open = open_strip, .close = close_strip, .user = &sink};
+    }
+    decode_strip_sink strips = {.open = open_strip, .close = close_strip, .user = sink};
     status = decode_job_strips(job, &strips, error);
-    gj2k_status closed = image_stream_close(sink.stream, status == GJ2K_OK,
+    gj2k_status closed = image_stream_close(sink->stream, status == GJ2K_OK,
                                             status == GJ2K_OK ? error : NULL);
+    free(sink);
     job->report.streamed = status == GJ2K_OK && closed == GJ2K_OK;
     return status == GJ2K_OK ? closed : status;
 }

@@ -136,9 +136,12 @@ gj2k_status decode_job_create_image(decode_job *job, dwt_rect rows, const char *
         bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
     }
     gj2k_status status = memory_budget_take(&job->memory, bytes, what, error);
-    if (status == GJ2K_OK)
+    if (status == GJ2K_OK) {
         status = gj2k_image_create(out, rows.x0, rows.y0, rows.x1, rows.y1, siz->num_components,
                                    info, error);
+        if (status != GJ2K_OK)
+            memory_budget_give(&job->memory, bytes);
+    }
     free(info);
     return status;
 }
@@ -470,6 +473,35 @@ gj2k_status decode_job_tiles(decode_job *job, gj2k_image *image, gj2k_error *err
     return decode_job_strips(job, &into_image, error);
 }
 
+/* Warns where ihdr / bpcc disagree with the codestream's SIZ (Annex
+ * I.5.3.1): the whole image, whatever part of it is decoded. */
+static void compare_jp2_header(const jp2_file *jp2, const j2k_siz *siz,
+                               const gj2k_decode_options *options)
+{
+    const jp2_image_header *h = &jp2->header;
+    uint32_t width = siz->image_x1 - siz->image_x0, height = siz->image_y1 - siz->image_y0;
+    if (h->width != width || h->height != height)
+        gj2k_warn(options->warning, options->warning_user,
+                  "JP2: ihdr gives %ux%u, the codestream %ux%u", h->width, h->height, width,
+                  height);
+    if (h->num_components != siz->num_components)
+        gj2k_warn(options->warning, options->warning_user,
+                  "JP2: ihdr gives %u components, the codestream %u", h->num_components,
+                  siz->num_components);
+    for (uint32_t c = 0; c < siz->num_components && c < h->num_components; c++) {
+        jp2_depth depth;
+        const j2k_component_size *k = &siz->components[c];
+        if (jp2_file_component_depth(jp2, c, &depth) &&
+            (depth.precision != k->precision || depth.is_signed != k->is_signed)) {
+            gj2k_warn(options->warning, options->warning_user,
+                      "JP2: header gives component %u %u bits%s, the codestream %u bits%s", c,
+                      depth.precision, depth.is_signed ? " signed" : "", k->precision,
+                      k->is_signed ? " signed" : "");
+            break;
+        }
+    }
+}
+
 gj2k_status decode_job_open(decode_job *job, const uint8_t *data, size_t size,
                             const gj2k_decode_options *options, gj2k_error *error)
 {
@@ -499,6 +531,8 @@ gj2k_status decode_job_open(decode_job *job, const uint8_t *data, size_t size,
     job->codestream = codestream;
     status = j2k_codestream_parse(codestream, codestream_size, options->warning,
                                   options->warning_user, &job->cs, error);
+    if (status == GJ2K_OK && job->format == GJ2K_FORMAT_JP2 && !options->raw_components)
+        compare_jp2_header(&job->jp2, &job->cs->siz, options);
     if (status == GJ2K_OK)
         status = decoded_area(&job->cs->siz, options, &job->area, error);
     if (status == GJ2K_OK)

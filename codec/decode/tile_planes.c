@@ -359,10 +359,11 @@ bool tile_planes_use_component_transform(const tile_plane *planes, uint32_t coun
 {
     if (count < 3 || planes[0].params.mct == 0)
         return false;
-    size_t n = tile_rect_area(planes[0].rect);
+    dwt_rect r = planes[0].rect;
     for (int c = 1; c < 3; c++) {
-        if (tile_rect_area(planes[c].rect) != n || planes[c].rect.x0 != planes[0].rect.x0 ||
-            planes[c].rect.y0 != planes[0].rect.y0 || planes[c].reversible != planes[0].reversible) {
+        dwt_rect o = planes[c].rect;
+        if (o.x0 != r.x0 || o.y0 != r.y0 || o.x1 != r.x1 || o.y1 != r.y1 ||
+            planes[c].reversible != planes[0].reversible) {
             gj2k_warn(settings->warning, settings->warning_user,
                       "tile %u: component transform skipped: components 0-2 differ in size or "
                       "wavelet", tile);

@@ -113,45 +113,61 @@ static int by_rows(const void *a, const void *b)
     return p->x0 < q->x0 ? -1 : p->x0 > q->x0;
 }
 
-/* Each band of each plane: its area and its code-blocks sorted by row. */
+/* Each band of each plane: its area and its code-blocks sorted by row
+ * (counted, placed, then sorted: one pass over the tile's blocks). */
 static gj2k_status prepare_bands(tile_strips *ts, gj2k_error *error)
 {
-    band_block *sorted = malloc((ts->num_blocks ? ts->num_blocks : 1) * sizeof *sorted);
-    if (sorted == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    gj2k_status status = GJ2K_OK;
-    for (uint32_t c = 0; c < ts->num_planes && status == GJ2K_OK; c++) {
+    for (uint32_t c = 0; c < ts->num_planes; c++) {
         const tile_plane *plane = &ts->planes[c];
         unsigned count = 3u * plane->levels + 1u, nl = plane->params.coding.levels;
         band_rows *bands = calloc(count, sizeof *bands);
         ts->strips[c].bands = bands;
-        if (bands == NULL) {
-            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-            break;
-        }
+        if (bands == NULL)
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
         for (unsigned s = 0; s < count; s++) {
             unsigned level = s == 0 ? nl : dwt_subband_level(s, nl);
             bands[s].rect = dwt_band_rect(plane->structure.rect, level, dwt_subband_band(s));
             bands[s].first = bands[s].end = bands[s].rect.y0;
         }
-        for (unsigned s = 0; s < count && status == GJ2K_OK; s++) {
-            size_t n = 0;
-            for (size_t i = 0; i < ts->num_blocks; i++) {
-                const tier2_block *b = &ts->blocks[i];
-                if (b->component == c && b->subband_index == s)
-                    sorted[n++] = (band_block){b->rect.y0, b->rect.x0, i};
-            }
-            qsort(sorted, n, sizeof *sorted, by_rows);
-            bands[s].blocks = malloc((n ? n : 1) * sizeof *bands[s].blocks);
-            if (bands[s].blocks == NULL) {
+    }
+    for (size_t i = 0; i < ts->num_blocks; i++) { /* tier2_collect_blocks: kept bands only */
+        const tier2_block *b = &ts->blocks[i];
+        if (b->component >= ts->num_planes ||
+            b->subband_index >= 3u * ts->planes[b->component].levels + 1u)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "tile %u: a code-block of a band not decoded", ts->tile_index);
+        ts->strips[b->component].bands[b->subband_index].num_blocks++;
+    }
+    band_block *sorted = malloc((ts->num_blocks ? ts->num_blocks : 1) * sizeof *sorted);
+    if (sorted == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    gj2k_status status = GJ2K_OK;
+    for (uint32_t c = 0; c < ts->num_planes && status == GJ2K_OK; c++)
+        for (unsigned s = 0; s < 3u * ts->planes[c].levels + 1u; s++) {
+            band_rows *band = &ts->strips[c].bands[s];
+            band->blocks = malloc((band->num_blocks ? band->num_blocks : 1) * sizeof *band->blocks);
+            if (band->blocks == NULL) {
                 status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
                 break;
             }
-            for (size_t i = 0; i < n; i++)
-                bands[s].blocks[i] = sorted[i].index;
-            bands[s].num_blocks = n;
+            band->next = 0; /* counts the blocks placed until they are sorted */
         }
+    for (size_t i = 0; i < ts->num_blocks && status == GJ2K_OK; i++) {
+        band_rows *band = &ts->strips[ts->blocks[i].component].bands[ts->blocks[i].subband_index];
+        band->blocks[band->next++] = i;
     }
+    for (uint32_t c = 0; c < ts->num_planes && status == GJ2K_OK; c++)
+        for (unsigned s = 0; s < 3u * ts->planes[c].levels + 1u; s++) {
+            band_rows *band = &ts->strips[c].bands[s];
+            for (size_t k = 0; k < band->num_blocks; k++) {
+                const tier2_block *b = &ts->blocks[band->blocks[k]];
+                sorted[k] = (band_block){b->rect.y0, b->rect.x0, band->blocks[k]};
+            }
+            qsort(sorted, band->num_blocks, sizeof *sorted, by_rows);
+            for (size_t k = 0; k < band->num_blocks; k++)
+                band->blocks[k] = sorted[k].index;
+            band->next = 0;
+        }
     free(sorted);
     return status;
 }
@@ -458,7 +474,7 @@ static void place_strip(tile_strips *ts, gj2k_image *image)
     }
 }
 
-gj2k_status tile_strips_decode(tile_strips *ts, uint32_t grid_y0, uint32_t grid_y1,
+gj2k_status tile_strips_decode(tile_strips *ts, uint32_t grid_y0, uint32_t grid_y1, bool last,
                                gj2k_image *image, gj2k_error *error)
 {
     const tile_decode_settings *settings = ts->settings;
@@ -469,6 +485,22 @@ gj2k_status tile_strips_decode(tile_strips *ts, uint32_t grid_y0, uint32_t grid_
         if (ts->mct && (c == 1 || c == 2)) { /* the same rows as component 0 (same area) */
             sp->a = ts->strips[0].a;
             sp->b = ts->strips[0].b;
+        } else if (ts->mct && c == 0) {
+            /* Components 0-2 share their area and their rows, though their subsampling may
+             * differ: each strip starts at the first row any of them starts at, and the last
+             * ends at the last row any of them ends at, wanted by any of the three. */
+            tile_plane group = ts->planes[0];
+            uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+            for (uint32_t k = 0; k < 3; k++) {
+                const dwt_rect *w = &ts->planes[k].wanted;
+                uint32_t dy = image->components[k].dy;
+                group.wanted.y0 = w->y0 < group.wanted.y0 ? w->y0 : group.wanted.y0;
+                group.wanted.y1 = w->y1 > group.wanted.y1 ? w->y1 : group.wanted.y1;
+                lo = ceil_div(grid_y0, dy) < lo ? ceil_div(grid_y0, dy) : lo;
+                uint32_t end = ceil_div(grid_y1, dy);
+                hi = hi == UINT32_MAX ? end : last ? (end > hi ? end : hi) : (end < hi ? end : hi);
+            }
+            strip_rows(&group, 1, lo, hi, &sp->a, &sp->b);
         } else {
             uint32_t dy = image->components[c].dy;
             strip_rows(&ts->planes[c], dy, grid_y0, grid_y1, &sp->a, &sp->b);

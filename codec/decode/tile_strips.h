@@ -25,8 +25,12 @@ gj2k_status tile_strips_begin(const j2k_codestream *codestream, const uint8_t *d
 /* Decodes the tile's samples on rows [grid_y0, grid_y1) of the reference
  * grid reduced by 2^reduce (component c's rows ceil(grid_y / dy)) and
  * writes those inside `image`, whose components may cover only those rows.
- * Calls must ask for rows in increasing order, without overlap. */
-gj2k_status tile_strips_decode(tile_strips *strips, uint32_t grid_y0, uint32_t grid_y1,
+ * Calls must ask for rows in increasing order, without overlap; `last`
+ * marks the call that reaches the end of what is decoded. Components 0-2
+ * under a component transform go together: a strip may hold rows of
+ * theirs that lie beside those the grid rows give (their subsampling may
+ * differ); `image` then should be the whole image. */
+gj2k_status tile_strips_decode(tile_strips *strips, uint32_t grid_y0, uint32_t grid_y1, bool last,
                                gj2k_image *image, gj2k_error *error);
 
 void tile_strips_free(tile_strips *strips);

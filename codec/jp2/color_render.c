@@ -249,38 +249,12 @@ static void apply_resolution(gj2k_image *image, const jp2_file *jp2)
     }
 }
 
-/* Warns where ihdr / bpcc disagree with the codestream (Annex I.5.3.1). */
-static void compare_header(const gj2k_image *image, const jp2_file *jp2, gj2k_warning_fn warning,
-                           void *warning_user)
-{
-    const jp2_image_header *h = &jp2->header;
-    if (h->width != image->x1 - image->x0 || h->height != image->y1 - image->y0)
-        gj2k_warn(warning, warning_user, "JP2: ihdr gives %ux%u, the codestream %ux%u", h->width,
-                  h->height, image->x1 - image->x0, image->y1 - image->y0);
-    if (h->num_components != image->num_components)
-        gj2k_warn(warning, warning_user, "JP2: ihdr gives %u components, the codestream %u",
-                  h->num_components, image->num_components);
-    for (uint32_t c = 0; c < image->num_components && c < h->num_components; c++) {
-        jp2_depth depth;
-        const gj2k_component *comp = &image->components[c];
-        if (jp2_file_component_depth(jp2, c, &depth) &&
-            (depth.precision != comp->precision || depth.is_signed != comp->is_signed)) {
-            gj2k_warn(warning, warning_user,
-                      "JP2: header gives component %u %u bits%s, the codestream %u bits%s", c,
-                      depth.precision, depth.is_signed ? " signed" : "", comp->precision,
-                      comp->is_signed ? " signed" : "");
-            break;
-        }
-    }
-}
-
 gj2k_status color_render_apply_jp2(gj2k_image *image, const jp2_file *jp2,
                                    gj2k_warning_fn warning, void *warning_user,
                                    gj2k_error *error)
 {
     if (jp2 == NULL)
         return GJ2K_OK;
-    compare_header(image, jp2, warning, warning_user);
     if (jp2->mappings != NULL) {
         gj2k_status status = apply_mapping(image, jp2, warning, warning_user, error);
         if (status != GJ2K_OK)

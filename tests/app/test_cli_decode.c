@@ -297,6 +297,35 @@ static void decode_streams_within_memory(void)
     closedir(d);
     CHECK(tried > 10 && streamed >= 10);
 
+    /* ihdr is compared with the codestream's SIZ once: a reduction or strips say
+     * nothing; an ihdr one row taller is warned of once, strips or not. */
+    char jp2[1024], taller[1024];
+    snprintf(jp2, sizeof jp2, "%s/file1.jp2", dir);
+    snprintf(taller, sizeof taller, "%s/taller.jp2", test_temp_dir());
+    size_t jp2_size = 0;
+    uint8_t *bytes = test_read_file(jp2, &jp2_size);
+    REQUIRE(bytes != NULL);
+    const char *options[] = {"-r 1", "--strip-rows 16", "-d 0,0,50,50"};
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", jp2, whole, options[k]);
+        run_gj2k(&r, args);
+        CHECK(r.exit_code == 0 && r.err[0] == '\0');
+    }
+    uint8_t *ihdr = NULL;
+    for (size_t i = 0; i + 12 < jp2_size && ihdr == NULL; i++)
+        if (memcmp(bytes + i, "ihdr", 4) == 0)
+            ihdr = bytes + i + 4; /* HEIGHT, big-endian */
+    REQUIRE(ihdr != NULL);
+    ihdr[3]++;
+    REQUIRE(write_prefix(taller, bytes, jp2_size));
+    free(bytes);
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", taller, whole,
+                 k ? "--strip-rows 16" : "");
+        run_gj2k(&r, args);
+        CHECK(r.exit_code == 0 && count_lines(r.err) == 1 && strstr(r.err, "ihdr gives") != NULL);
+    }
+
     /* 1800x1200 RGB takes 26 MB as decoded samples: 16M streams it. */
     char source[1024], coded[1024], png[1024];
     snprintf(source, sizeof source, "%s/big.ppm", test_temp_dir());

@@ -163,14 +163,15 @@ static void colour_space_and_resolution(void)
     jp2.num_colors = 1;
     jp2.has_display_resolution = true;
     jp2.display_resolution = (jp2_resolution){3, 1, 5, 2, 2, -1}; /* 300, 0.25 */
-    jp2.header.bits_per_component = 11; /* disagrees with the codestream */
+    /* disagrees with the codestream: the decoder compares ihdr with SIZ (decoder.c),
+     * not the rendering, which may see a region or a strip */
+    jp2.header.bits_per_component = 11;
     w.count = 0;
     REQUIRE(color_render_apply_jp2(image, &jp2, record_warning, &w, &error) == GJ2K_OK);
     CHECK(image->color_space == GJ2K_COLOR_GRAY && image->icc_profile_size == sizeof icc);
     CHECK(image->icc_profile != NULL && memcmp(image->icc_profile, icc, sizeof icc) == 0);
     CHECK(fabs(image->resolution_y - 300) < 1e-9 && fabs(image->resolution_x - 0.25) < 1e-12);
-    CHECK_EQ(w.count, 1);
-    CHECK(strstr(w.last, "12 bits") != NULL);
+    CHECK_EQ(w.count, 0);
     CHECK(color_render_apply_jp2(image, NULL, NULL, NULL, &error) == GJ2K_OK);
     gj2k_image_destroy(image);
 }
