@@ -437,6 +437,9 @@ gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clam
                            gj2k_error *error)
 {
     uint32_t n = image->num_components, precision = 0;
+    if (n == 0 || n > PNM_MAX_CHANNELS)
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "PNM: %u components cannot be written (1..4)", n);
     for (uint32_t c = 0; c < n; c++)
         precision = image->components[c].precision > precision ? image->components[c].precision
                                                                : precision;
@@ -446,11 +449,15 @@ gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clam
     if (pixels > SIZE_MAX / (n * bytes_per_sample) ||
         !byte_buffer_reserve(out, pixels * n * bytes_per_sample))
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNM: out of memory for the pixels");
+    int64_t lows[PNM_MAX_CHANNELS], highs[PNM_MAX_CHANNELS]; /* each component's range */
+    for (uint32_t c = 0; c < n; c++) {
+        lows[c] = image_sample_min(&image->components[c]);
+        highs[c] = image_sample_max(&image->components[c]);
+    }
     uint8_t *p = out->data + out->size;
     for (size_t i = 0; i < pixels; i++)
         for (uint32_t c = 0; c < n; c++) {
-            const gj2k_component *comp = &image->components[c];
-            int64_t v = comp->samples[i], lo = image_sample_min(comp), hi = image_sample_max(comp);
+            int64_t v = image->components[c].samples[i], lo = lows[c], hi = highs[c];
             if (v < lo || v > hi) {
                 v = v < lo ? lo : hi;
                 *clamped = true;
