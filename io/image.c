@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t ceil_div(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a + b - 1) / b); }
-
 uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
                             uint32_t num_components, const gj2k_component_info *info)
 {
@@ -18,8 +16,8 @@ uint64_t image_sample_count(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
         if (ci->dx < 1 || ci->dx > 255 || ci->dy < 1 || ci->dy > 255 || ci->precision < 1 ||
             ci->precision > GJ2K_MAX_PRECISION)
             return UINT64_MAX;
-        uint64_t w = ceil_div(x1, ci->dx) - ceil_div(x0, ci->dx);
-        uint64_t h = ceil_div(y1, ci->dy) - ceil_div(y0, ci->dy);
+        uint64_t w = image_ceil_div(x1, ci->dx) - image_ceil_div(x0, ci->dx);
+        uint64_t h = image_ceil_div(y1, ci->dy) - image_ceil_div(y0, ci->dy);
         uint64_t plane = w * h; /* each factor < 2^32: the product fits */
         if (plane > UINT64_MAX - 1 - total)
             return UINT64_MAX - 1; /* saturate: far beyond any limit */
@@ -92,12 +90,7 @@ gj2k_status gj2k_image_create(gj2k_image **out, uint32_t x0, uint32_t y0, uint32
                           .num_components = num_components, .components = components};
     for (uint32_t c = 0; c < num_components; c++) {
         gj2k_component *comp = &components[c];
-        comp->dx = info[c].dx;
-        comp->dy = info[c].dy;
-        comp->x0 = ceil_div(x0, comp->dx);
-        comp->y0 = ceil_div(y0, comp->dy);
-        comp->width = ceil_div(x1, comp->dx) - comp->x0;
-        comp->height = ceil_div(y1, comp->dy) - comp->y0;
+        image_component_place(comp, x0, y0, x1, y1, info[c].dx, info[c].dy);
         comp->precision = info[c].precision;
         comp->is_signed = info[c].is_signed;
         size_t count = (size_t)comp->width * comp->height;

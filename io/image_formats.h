@@ -126,6 +126,25 @@ static inline unsigned image_sample_bytes(uint32_t precision)
     return precision > GJ2K_MAX_NARROW_PRECISION ? 8u : 4u;
 }
 
+/* ceil(a / b) without overflow (b >= 1). */
+static inline uint32_t image_ceil_div(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a + b - 1) / b);
+}
+
+/* A component's place on the canvas [x0, x1) x [y0, y1) at subsampling dx,
+ * dy (eq. B-2): its origin and size; samples untouched. */
+static inline void image_component_place(gj2k_component *k, uint32_t x0, uint32_t y0, uint32_t x1,
+                                         uint32_t y1, uint32_t dx, uint32_t dy)
+{
+    k->dx = dx;
+    k->dy = dy;
+    k->x0 = image_ceil_div(x0, dx);
+    k->y0 = image_ceil_div(y0, dy);
+    k->width = image_ceil_div(x1, dx) - k->x0;
+    k->height = image_ceil_div(y1, dy) - k->y0;
+}
+
 /* Bytes the image's samples take. */
 static inline uint64_t image_storage_bytes(const gj2k_image *image)
 {

@@ -40,6 +40,9 @@ void decode_job_close(decode_job *job);
 gj2k_status decode_job_create_image(decode_job *job, dwt_rect rows, const char *what,
                                     gj2k_image **out, gj2k_error *error);
 
+/* Bytes decode_job_create_image takes for `rows` (saturating). */
+uint64_t decode_job_image_bytes(const decode_job *job, dwt_rect rows);
+
 /* Whether tile t is decoded: it meets the area (and is the tile asked for)
  * and some component has samples in it. */
 bool decode_job_decodes_tile(const decode_job *job, uint32_t t);

@@ -6,6 +6,7 @@
 
 #include "decode_job.h"
 #include "error.h"
+#include "image_formats.h"
 #include "parallel_pool.h"
 #include "tile_strips.h"
 
@@ -36,8 +37,6 @@ static uint32_t strip_height(const decode_job *job)
     rows = fit < rows ? (fit > 16 ? fit : 16) : rows;
     return rows > (1u << 20) ? (1u << 20) : (uint32_t)rows;
 }
-
-static uint32_t ceil_div(uint32_t v, uint32_t d) { return (uint32_t)(((uint64_t)v + d - 1) / d); }
 
 static uint32_t ceil_shift(uint32_t v, unsigned n)
 {
@@ -97,7 +96,8 @@ static gj2k_image strip_view(const gj2k_image *image, uint32_t g0, uint32_t g1,
         const gj2k_component *k = &image->components[c];
         gj2k_component *v = &components[c];
         *v = *k;
-        uint32_t y0 = ceil_div(g0, k->dy), y1 = ceil_div(g1, k->dy), end = k->y0 + k->height;
+        uint32_t y0 = image_ceil_div(g0, k->dy), y1 = image_ceil_div(g1, k->dy);
+        uint32_t end = k->y0 + k->height;
         y0 = y0 > k->y0 ? (y0 < end ? y0 : end) : k->y0;
         y1 = y1 > y0 ? (y1 < end ? y1 : end) : y0;
         v->y0 = y0;
@@ -159,14 +159,8 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
     if (layout.components == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t c = 0; c < siz->num_components; c++) {
-        uint32_t dx = siz->components[c].dx, dy = siz->components[c].dy;
-        gj2k_component *k = &layout.components[c];
-        k->dx = dx;
-        k->dy = dy;
-        k->x0 = ceil_div(layout.x0, dx);
-        k->y0 = ceil_div(layout.y0, dy);
-        k->width = ceil_div(layout.x1, dx) - k->x0;
-        k->height = ceil_div(layout.y1, dy) - k->y0;
+        image_component_place(&layout.components[c], layout.x0, layout.y0, layout.x1, layout.y1,
+                              siz->components[c].dx, siz->components[c].dy);
     }
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     uint32_t tiles = 0, missing = 0, first_missing = 0;

@@ -99,22 +99,6 @@ static bool gpu_may_decode(const gj2k_decode_options *options)
     return info.device_count > 0;
 }
 
-/* Bytes the whole decoded image would take (saturating). */
-static uint64_t whole_image_bytes(const decode_job *job)
-{
-    const j2k_siz *siz = &job->cs->siz;
-    dwt_rect r = job->reduced;
-    uint64_t bytes = 0;
-    for (uint32_t c = 0; c < siz->num_components; c++) {
-        uint64_t dx = siz->components[c].dx, dy = siz->components[c].dy;
-        uint64_t w = (r.x1 + dx - 1) / dx - (r.x0 + dx - 1) / dx;
-        uint64_t h = (r.y1 + dy - 1) / dy - (r.y0 + dy - 1) / dy;
-        uint64_t each = w * h * image_sample_bytes(siz->components[c].precision);
-        bytes = each > UINT64_MAX - bytes ? UINT64_MAX : bytes + each;
-    }
-    return bytes;
-}
-
 static gj2k_status decode_streamed(decode_job *job, const char *output, gj2k_file_format format,
                                    const gj2k_write_options *write_options, gj2k_error *error)
 {
@@ -155,8 +139,9 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
         status = decode_job_open(&job, data, size, options, error);
     gj2k_file_format format = gj2k_format_from_path(output);
     bool stream = status == GJ2K_OK && can_stream(&job, format, write_options);
-    if (stream && job.options->strip_rows == 0 && whole_image_bytes(&job) <= job.memory.limit / 2)
-        stream = whole_image_bytes(&job) / 4 >= STREAM_SAMPLES && !gpu_may_decode(job.options);
+    uint64_t bytes = stream ? decode_job_image_bytes(&job, job.reduced) : 0;
+    if (stream && job.options->strip_rows == 0 && bytes <= job.memory.limit / 2)
+        stream = bytes / 4 >= STREAM_SAMPLES && !gpu_may_decode(job.options);
     if (stream) {
         status = decode_streamed(&job, output, format, write_options, error);
     } else if (status == GJ2K_OK) {

@@ -120,6 +120,27 @@ static gj2k_status check_samples(const j2k_siz *siz, dwt_rect reduced,
     return GJ2K_OK;
 }
 
+/* What gj2k_image_create allocates for the components over `rows` (saturating). */
+static uint64_t image_bytes(const j2k_siz *siz, const gj2k_component_info *info, dwt_rect rows)
+{
+    uint64_t bytes = 0;
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        uint64_t n = image_sample_count(rows.x0, rows.y0, rows.x1, rows.y1, 1, &info[c]);
+        uint64_t each = image_sample_bytes(info[c].precision);
+        n = n == UINT64_MAX ? 0 : n;
+        bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
+    }
+    return bytes;
+}
+
+uint64_t decode_job_image_bytes(const decode_job *job, dwt_rect rows)
+{
+    gj2k_component_info *info = component_info(&job->cs->siz);
+    uint64_t bytes = info != NULL ? image_bytes(&job->cs->siz, info, rows) : UINT64_MAX;
+    free(info);
+    return bytes;
+}
+
 gj2k_status decode_job_create_image(decode_job *job, dwt_rect rows, const char *what,
                                     gj2k_image **out, gj2k_error *error)
 {
@@ -128,13 +149,7 @@ gj2k_status decode_job_create_image(decode_job *job, dwt_rect rows, const char *
     gj2k_component_info *info = component_info(siz);
     if (info == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint64_t bytes = 0; /* what gj2k_image_create will allocate (saturating) */
-    for (uint32_t c = 0; c < siz->num_components; c++) {
-        uint64_t n = image_sample_count(rows.x0, rows.y0, rows.x1, rows.y1, 1, &info[c]);
-        uint64_t each = image_sample_bytes(info[c].precision);
-        n = n == UINT64_MAX ? 0 : n;
-        bytes = n > (UINT64_MAX - bytes) / each ? UINT64_MAX : bytes + n * each;
-    }
+    uint64_t bytes = image_bytes(siz, info, rows);
     gj2k_status status = memory_budget_take(&job->memory, bytes, what, error);
     if (status == GJ2K_OK) {
         status = gj2k_image_create(out, rows.x0, rows.y0, rows.x1, rows.y1, siz->num_components,

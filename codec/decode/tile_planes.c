@@ -207,6 +207,7 @@ typedef struct gpu_batch {
     tier1_gpu_block *gpu_blocks;
     tier1_gpu_result *results;
     size_t count;
+    size_t bytes, num_segments, samples; /* the batch's totals */
     uint8_t *data;
     tier1_segment *segments;
     int32_t *coefficients;
@@ -266,6 +267,9 @@ static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *me
         samples += (size_t)width * height;
     }
     g->count = n;
+    g->bytes = bytes;
+    g->num_segments = segments;
+    g->samples = samples;
     *charged = (uint64_t)bytes + segments * sizeof *g->segments + samples * 5 +
                n * (sizeof *g->gpu_blocks + sizeof *g->results);
     gj2k_status status = memory_budget_take(memory, *charged, "the GPU's code-blocks", error);
@@ -312,20 +316,10 @@ static gj2k_status decode_blocks_on_gpu(const tier2_block *blocks, const size_t 
     atomic_init(&g.damaged_blocks, 0);
     uint64_t charged = 0;
     gj2k_status status = gpu_batch_build(&g, count, settings->memory, &charged, error);
-    size_t samples = g.count ? g.gpu_blocks[g.count - 1].output_offset +
-                                   (size_t)g.gpu_blocks[g.count - 1].width *
-                                       g.gpu_blocks[g.count - 1].height
-                             : 0;
-    size_t segments = g.count ? g.gpu_blocks[g.count - 1].first_segment +
-                                    (size_t)g.gpu_blocks[g.count - 1].num_segments
-                              : 0;
-    size_t bytes = g.count ? (size_t)(g.gpu_blocks[g.count - 1].data_offset +
-                                      g.gpu_blocks[g.count - 1].size)
-                           : 0;
     if (status == GJ2K_OK && g.count != 0)
-        status = tier1_gpu_decode(settings->tier1_gpu, g.data, bytes, g.segments, segments,
-                                  g.gpu_blocks, g.count, g.coefficients, g.lowest, samples,
-                                  g.results, error);
+        status = tier1_gpu_decode(settings->tier1_gpu, g.data, g.bytes, g.segments,
+                                  g.num_segments, g.gpu_blocks, g.count, g.coefficients, g.lowest,
+                                  g.samples, g.results, error);
     if (status == GJ2K_OK)
         status = parallel_for(settings->pool, g.count, place_gpu_block, &g);
     unsigned damaged = atomic_load(&g.damaged_blocks);

@@ -15,6 +15,7 @@
 #include "component_transform.h"
 #include "dwt.h"
 #include "error.h"
+#include "image_formats.h"
 #include "level_shift.h"
 #include "parallel_pool.h"
 #include "tile_planes.h"
@@ -93,8 +94,6 @@ static gj2k_status grow(tile_strips *ts, void **buffer, size_t *capacity, size_t
     ts->charged += bytes;
     return GJ2K_OK;
 }
-
-static uint32_t ceil_div(uint32_t v, uint32_t d) { return (uint32_t)(((uint64_t)v + d - 1) / d); }
 
 static size_t rect_width(dwt_rect r) { return r.x1 - r.x0; }
 
@@ -315,7 +314,7 @@ static gj2k_status band_take(tile_strips *ts, band_rows *band, uint32_t ra, uint
 static void strip_rows(const tile_plane *plane, uint32_t dy, uint32_t g0, uint32_t g1,
                        uint32_t *a, uint32_t *b)
 {
-    uint32_t lo = ceil_div(g0, dy), hi = ceil_div(g1, dy);
+    uint32_t lo = image_ceil_div(g0, dy), hi = image_ceil_div(g1, dy);
     lo = lo > plane->rect.y0 ? lo : plane->rect.y0;
     lo = lo > plane->wanted.y0 ? lo : plane->wanted.y0;
     hi = hi < plane->rect.y1 ? hi : plane->rect.y1;
@@ -496,8 +495,8 @@ gj2k_status tile_strips_decode(tile_strips *ts, uint32_t grid_y0, uint32_t grid_
                 uint32_t dy = image->components[k].dy;
                 group.wanted.y0 = w->y0 < group.wanted.y0 ? w->y0 : group.wanted.y0;
                 group.wanted.y1 = w->y1 > group.wanted.y1 ? w->y1 : group.wanted.y1;
-                lo = ceil_div(grid_y0, dy) < lo ? ceil_div(grid_y0, dy) : lo;
-                uint32_t end = ceil_div(grid_y1, dy);
+                uint32_t start = image_ceil_div(grid_y0, dy), end = image_ceil_div(grid_y1, dy);
+                lo = start < lo ? start : lo;
                 hi = hi == UINT32_MAX ? end : last ? (end > hi ? end : hi) : (end < hi ? end : hi);
             }
             strip_rows(&group, 1, lo, hi, &sp->a, &sp->b);
