@@ -1,0 +1,321 @@
+/* tier1_encode_block.h - the Tier-1 block encoder (T.800 Annex D over the
+ * MQ encoder of Annex C): the three coding passes over the stripe-oriented
+ * scan, the segment structure of the code-block styles, truncation points
+ * and distortion reductions. Written once, inline, for the host
+ * (tier1_encode.c) and the GPU (cuda/tier1_encode_gpu.cu): the CPU build
+ * and its tests run the very code the GPU runs. The floating-point sums are
+ * plain adds and multiplies in a fixed order (CUDA code is built without
+ * fused multiply-adds), so both sides give the same distortions. */
+#ifndef GJ2K_TIER1_ENCODE_BLOCK_H
+#define GJ2K_TIER1_ENCODE_BLOCK_H
+
+#include <string.h>
+
+#include "tier1.h"
+
+typedef struct tier1_block_encoder {
+    uint32_t *flags;      /* sample (0, 0) of the bordered flags array */
+    const uint32_t *mag;  /* |q| with the sign in bit 31, row-major */
+    ptrdiff_t fs;         /* flags row stride: width + 2 */
+    uint32_t width, height;
+    const uint8_t *zero_context;
+    bool causal;
+    /* Irreversible path: each |q|'s fraction below 1 in 1/256, row-major
+     * (NULL: none), and reconstruction at r = 1/2 even when every plane is
+     * known. */
+    const uint8_t *fractions;
+    bool half_at_zero;
+    mq_encoder mq;
+} tier1_block_encoder;
+
+#define TIER1_SIGN_BIT 0x80000000u
+
+/* Reads a block of coefficients (row y at y * stride) as magnitudes with
+ * the sign in bit 31 (row-major; `magnitudes` may be `coefficients` when
+ * stride is the width). Returns the OR of all magnitudes; sets *bad for
+ * INT32_MIN, whose magnitude needs 32 bits. */
+GJ2K_HD_INLINE uint32_t tier1_encode_load(const int32_t *coefficients, size_t stride,
+                                          uint32_t width, uint32_t height, uint32_t *magnitudes,
+                                          bool *bad)
+{
+    uint32_t all = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        const int32_t *row = coefficients + (size_t)y * stride;
+        uint32_t *out = magnitudes + (size_t)y * width;
+        for (uint32_t x = 0; x < width; x++) {
+            int32_t q = row[x];
+            if (q == INT32_MIN)
+                *bad = true;
+            uint32_t v = q < 0 ? (uint32_t)0 - (uint32_t)q : (uint32_t)q;
+            all |= v;
+            out[x] = (v & ~TIER1_SIGN_BIT) | (q < 0 ? TIER1_SIGN_BIT : 0);
+        }
+    }
+    return all;
+}
+
+/* Magnitude bit-planes of a block whose magnitudes OR to `all`. */
+GJ2K_HD_INLINE unsigned tier1_planes_of(uint32_t all)
+{
+    unsigned planes = 0;
+    while (planes < 32 && (all >> planes) != 0)
+        planes++;
+    return planes;
+}
+
+/* Midpoint reconstruction of magnitude v when the planes >= p are known
+ * (E.1.1.2 with r = 1/2; r = 0 at p = 0 unless half_at_zero). */
+GJ2K_HD static inline double encode_midpoint(uint32_t v, unsigned p, bool half_at_zero)
+{
+    uint32_t known = p >= 31 ? 0 : v >> p << p;
+    if (known == 0)
+        return 0.0;
+    return (double)known + (p > 0 ? (double)(1u << (p - 1)) : half_at_zero ? 0.5 : 0.0);
+}
+
+/* The magnitude the distortion is measured against: |q|, plus its fraction
+ * when known. */
+GJ2K_HD static inline double encode_true_value(const tier1_block_encoder *b, const uint32_t *m)
+{
+    double v = (double)(*m & ~TIER1_SIGN_BIT);
+    if (b->fractions != NULL)
+        v += ((double)b->fractions[m - b->mag] + 0.5) * (1.0 / 256.0);
+    return v;
+}
+
+/* (t - before)^2 - (t - after)^2, factored to stay exact in the factors. */
+GJ2K_HD static inline double encode_error_decrease(double t, double before, double after)
+{
+    return (after - before) * (2.0 * t - after - before);
+}
+
+/* Codes the sign (D.3.2) of the sample at f, which has just become
+ * significant, and updates the flags. */
+GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *f, uint32_t word,
+                                bool first_row, bool raw)
+{
+    unsigned negative = word >> 31;
+    if (raw) {
+        mq_encoder_bypass_put_bit(&b->mq, negative);
+    } else {
+        unsigned sc = TIER1_SIGN_TABLE[tier1_sign_index(*f)];
+        mq_encoder_encode_bit(&b->mq, sc & 15u, negative ^ (sc >> 4));
+    }
+    tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
+}
+
+/* Significance propagation pass (D.3.1): insignificant samples with a
+ * significant neighbour, in stripe order (D.1). */
+GJ2K_HD static inline double encode_significance_pass(tier1_block_encoder *b, unsigned p,
+                                                      bool raw)
+{
+    const double value = encode_midpoint(1u << p, p, b->half_at_zero);
+    double reduction = 0.0;
+    const uint32_t w = b->width, h = b->height;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            const uint32_t *m = b->mag + (size_t)y0 * w + x;
+            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
+                uint32_t fl = *f;
+                if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+                    continue;
+                unsigned bit = (*m >> p) & 1u;
+                if (raw)
+                    mq_encoder_bypass_put_bit(&b->mq, bit);
+                else
+                    mq_encoder_encode_bit(&b->mq,
+                                          b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
+                *f |= TIER1_FLAG_VISITED;
+                if (bit) {
+                    encode_sign(b, f, *m, r == 0, raw);
+                    reduction += encode_error_decrease(encode_true_value(b, m), 0.0, value);
+                }
+            }
+        }
+    }
+    return reduction;
+}
+
+/* Magnitude refinement pass (D.3.3): samples significant before this plane. */
+GJ2K_HD static inline double encode_refinement_pass(tier1_block_encoder *b, unsigned p, bool raw)
+{
+    double reduction = 0.0;
+    const uint32_t w = b->width, h = b->height;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            const uint32_t *m = b->mag + (size_t)y0 * w + x;
+            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
+                uint32_t fl = *f;
+                if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+                    continue;
+                uint32_t v = *m & ~TIER1_SIGN_BIT;
+                unsigned bit = (v >> p) & 1u;
+                if (raw)
+                    mq_encoder_bypass_put_bit(&b->mq, bit);
+                else
+                    mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
+                *f = fl | TIER1_FLAG_REFINED;
+                reduction += encode_error_decrease(encode_true_value(b, m),
+                                                   encode_midpoint(v, p + 1, b->half_at_zero),
+                                                   encode_midpoint(v, p, b->half_at_zero));
+            }
+        }
+    }
+    return reduction;
+}
+
+/* Cleanup pass (D.3.4): the samples the significance pass left, with
+ * run-length coding of 4-sample columns whose samples and neighbours are all
+ * insignificant. Clears the visited flags. */
+GJ2K_HD_STATIC double encode_cleanup_pass(tier1_block_encoder *b, unsigned p)
+{
+    const double value = encode_midpoint(1u << p, p, b->half_at_zero);
+    const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
+    const ptrdiff_t fs = b->fs;
+    double reduction = 0.0;
+    const uint32_t w = b->width, h = b->height;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            const uint32_t *m = b->mag + (size_t)y0 * w + x;
+            uint32_t r = 0;
+            if (rows == 4 && ((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) == 0) {
+                uint32_t k = 0;
+                while (k < 4 && !((m[(size_t)k * w] >> p) & 1u))
+                    k++;
+                if (k == 4) {
+                    mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH, 0);
+                    continue;
+                }
+                mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH, 1);
+                mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k >> 1);
+                mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k & 1u);
+                uint32_t word = m[(size_t)k * w];
+                encode_sign(b, f + (ptrdiff_t)k * fs, word, k == 0, false);
+                reduction += encode_error_decrease(encode_true_value(b, m + (size_t)k * w), 0.0,
+                                                   value);
+                r = k + 1;
+            }
+            for (; r < rows; r++) {
+                uint32_t *fr = f + (ptrdiff_t)r * fs;
+                uint32_t fl = *fr;
+                if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED))) {
+                    uint32_t word = m[(size_t)r * w];
+                    unsigned bit = (word >> p) & 1u;
+                    mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS],
+                                          bit);
+                    if (bit) {
+                        encode_sign(b, fr, word, r == 0, false);
+                        reduction += encode_error_decrease(
+                            encode_true_value(b, m + (size_t)r * w), 0.0, value);
+                    }
+                }
+                *fr &= ~TIER1_FLAG_VISITED;
+            }
+        }
+    }
+    return reduction;
+}
+
+/* Settles the truncation points of the segment just ended (passes
+ * first..last): an arithmetic pass's is the shortest prefix that decodes it
+ * (its snapshot against the final bytes), a raw pass keeps its bound; all
+ * are capped at the segment's final length, kept off a final 0xFF (a
+ * decoder supplies it, C.3.4) and non-decreasing. */
+GJ2K_HD_STATIC void encode_settle_lengths(tier1_pass_info *passes, const mq_snapshot *snapshots,
+                                          unsigned style, const uint8_t *data, unsigned first,
+                                          unsigned last, size_t segment_start,
+                                          size_t segment_end)
+{
+    for (unsigned j = first; j <= last; j++) {
+        size_t length = passes[j].length;
+        if (!tier1_pass_is_raw(j, style) && j != last)
+            length = mq_snapshot_truncation_length(&snapshots[j], data, segment_start,
+                                                   segment_end);
+        if (length > segment_end || j == last)
+            length = segment_end;
+        if (length > segment_start && length < segment_end && data[length - 1] == 0xFF)
+            length--;
+        if (j > 0 && length < passes[j - 1].length)
+            length = passes[j - 1].length;
+        passes[j].length = length;
+    }
+}
+
+/*
+ * Codes every pass of a block of `planes` (>= 1) planes whose magnitudes
+ * are at b->mag (tier1_encode_load) into b->mq, begun on its buffer.
+ * `flags` holds (width + 2) * (height + 2) elements of scratch; `passes`
+ * receives each pass's truncation point and distortion reduction,
+ * `snapshots` (TIER1_MAX_PASSES) is scratch. The caller sets b's width,
+ * height, zero_context, causal, fractions and half_at_zero.
+ */
+GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags, unsigned planes,
+                                        unsigned style, tier1_pass_info *passes,
+                                        mq_snapshot *snapshots)
+{
+    b->fs = (ptrdiff_t)b->width + 2;
+    memset(flags, 0, sizeof(uint32_t) * (size_t)b->fs * (b->height + 2));
+    b->flags = flags + b->fs + 1;
+    const bool predictable = (style & TIER1_STYLE_PREDICTABLE) != 0;
+    unsigned count = 3 * planes - 2, segment_first = 0;
+    size_t segment_start = 0;
+    bool open = false;
+    for (unsigned j = 0; j < count; j++) {
+        tier1_pass_type type = tier1_pass_type_of(j);
+        unsigned p = planes - 1 - (j + 2) / 3;
+        bool raw = tier1_pass_is_raw(j, style);
+        if (!open) {
+            if (raw)
+                mq_encoder_start_bypass(&b->mq);
+            else
+                mq_encoder_start(&b->mq);
+            open = true;
+            segment_first = j;
+            segment_start = b->mq.length;
+        }
+        double reduction;
+        if (type == TIER1_PASS_SIGNIFICANCE)
+            reduction = raw ? encode_significance_pass(b, p, true)
+                            : encode_significance_pass(b, p, false);
+        else if (type == TIER1_PASS_REFINEMENT)
+            reduction = raw ? encode_refinement_pass(b, p, true)
+                            : encode_refinement_pass(b, p, false);
+        else
+            reduction = encode_cleanup_pass(b, p);
+        if (type == TIER1_PASS_CLEANUP && (style & TIER1_STYLE_SEGMENTATION)) {
+            /* D.5: 1010 in the UNIFORM context */
+            for (unsigned k = 0; k < 4; k++)
+                mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, (0xAu >> (3 - k)) & 1u);
+        }
+        tier1_pass_info *info = &passes[j];
+        info->distortion_reduction = reduction;
+        info->ends_segment = tier1_pass_ends_segment(j, style) || j == count - 1;
+        if (info->ends_segment) {
+            if (raw)
+                mq_encoder_flush_bypass(&b->mq, predictable);
+            else if (predictable)
+                mq_encoder_flush_predictable(&b->mq);
+            else
+                mq_encoder_flush(&b->mq);
+            info->length = b->mq.length;
+            encode_settle_lengths(passes, snapshots, style, b->mq.data, segment_first, j,
+                                  segment_start, b->mq.length);
+            open = false;
+        } else {
+            /* a raw pass keeps this bound; an arithmetic pass's length is
+             * settled from its snapshot when its segment ends */
+            info->length = raw ? mq_encoder_bypass_truncation_length(&b->mq) : 0;
+            snapshots[j] = mq_encoder_snapshot(&b->mq);
+        }
+        if (style & TIER1_STYLE_RESET)
+            mq_reset_contexts(b->mq.contexts);
+    }
+}
+
+#endif
