@@ -1,9 +1,11 @@
-/* tier1_gpu.h - Tier-1 decoding of many code-blocks at once on the GPU
- * (cuda/tier1_decode_gpu.cu), one thread a block running the very decoder
- * the host runs (tier1_decode_block.h), so that each block decodes to the
- * same coefficients, lowest known planes and result as tier1_decode_block
- * gives. Without CUDA (tier1_gpu_none.c) tier1_gpu_create fails with
- * GJ2K_ERROR_DEVICE. */
+/* tier1_gpu.h - Tier-1 coding of many code-blocks at once on the GPU, one
+ * thread a block running the very coder the host runs: decoding
+ * (cuda/tier1_decode_gpu.cu, tier1_decode_block.h) gives each block the
+ * coefficients, lowest known planes and result tier1_decode_block gives;
+ * encoding (cuda/tier1_encode_gpu.cu, tier1_encode_block.h) the bytes,
+ * planes and passes (truncation points, distortion reductions)
+ * tier1_encode_block_with_fractions gives. Without CUDA (tier1_gpu_none.c)
+ * the create functions fail with GJ2K_ERROR_DEVICE. */
 #ifndef GJ2K_TIER1_GPU_H
 #define GJ2K_TIER1_GPU_H
 
@@ -38,6 +40,9 @@ typedef struct tier1_gpu tier1_gpu;
 /* A decoder on the first GPU, its buffers grown as batches need. */
 gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error);
 void tier1_gpu_destroy(tier1_gpu *gpu);
+/* For benchmarks and tests: how many threads of each warp decode a block
+ * each (1..32; the default, 1, measured fastest). */
+void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes);
 /* Blocks decoded so far (refused ones not counted). */
 uint64_t tier1_gpu_blocks(const tier1_gpu *gpu);
 
@@ -52,6 +57,62 @@ gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_si
                              const tier1_segment *segments, size_t num_segments,
                              const tier1_gpu_block *blocks, size_t count, int32_t *coefficients,
                              uint8_t *lowest, size_t samples, tier1_gpu_result *results,
+                             gj2k_error *error);
+
+/* ------------------------------------------------------------- encoder */
+
+/* Where a batch's coefficients come from: one array of them (and of their
+ * fractions, or NULL: the reversible path), code-block by code-block. */
+typedef struct tier1_gpu_span {
+    const int32_t *coefficients;
+    const uint8_t *fractions;
+    size_t samples;
+} tier1_gpu_span;
+
+/* One block of a batch to encode: its coefficients at `offset` in span
+ * `span`, rows `width` apart. */
+typedef struct tier1_gpu_encode_block {
+    uint32_t span;
+    uint64_t offset;
+    uint32_t width, height;    /* 1..1024, width * height <= 4096 */
+    uint32_t band;             /* dwt_band */
+    uint32_t style;            /* TIER1_STYLE_* */
+} tier1_gpu_encode_block;
+
+/* What became of a block: tier1_encode_block_with_fractions's status (with
+ * magnitude_bits 31), or GJ2K_ERROR_LIMIT when its bytes outgrew the room
+ * the GPU gave it (then code it on the host); on success its bytes at
+ * data_offset in the batch's output and its passes at passes_offset. */
+typedef struct tier1_gpu_encoded {
+    gj2k_status status;
+    uint32_t num_planes, num_passes;
+    uint64_t data_offset, size;
+    uint64_t passes_offset;
+} tier1_gpu_encoded;
+
+typedef struct tier1_gpu_encoder tier1_gpu_encoder;
+
+/* An encoder on the first GPU, its buffers grown as batches need. */
+gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error);
+void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu);
+/* For tests: the room each block's bytes get, in bytes a sample (0: the
+ * default, 4), so that small values make blocks overflow. */
+void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned bytes_per_sample);
+/* For benchmarks and tests: how many threads of each warp code a block
+ * each (1..32; the default, 1, measured fastest: the others idle, so that a
+ * warp never runs diverging blocks one branch after another). */
+void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes);
+
+/* Encodes blocks[0 .. count) of the spans. results[i] tells of block i;
+ * the bytes of all blocks land in *data (*data_size bytes) and their passes
+ * in *passes (*num_passes), both malloc'ed, the caller frees them (NULL
+ * when empty). A block whose geometry, style or span is bad is refused
+ * with GJ2K_ERROR_INVALID_ARGUMENT. Fails with GJ2K_ERROR_DEVICE when the
+ * GPU does. */
+gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
+                             size_t num_spans, const tier1_gpu_encode_block *blocks,
+                             size_t count, tier1_gpu_encoded *results, uint8_t **data,
+                             size_t *data_size, tier1_pass_info **passes, size_t *num_passes,
                              gj2k_error *error);
 
 #ifdef __cplusplus

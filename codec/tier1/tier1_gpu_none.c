@@ -26,3 +26,33 @@ gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_si
     (void)count, (void)coefficients, (void)lowest, (void)samples, (void)results;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }
+
+gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
+{
+    *out = NULL;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu) { (void)gpu; }
+
+void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned bytes_per_sample)
+{
+    (void)gpu, (void)bytes_per_sample;
+}
+
+gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
+                             size_t num_spans, const tier1_gpu_encode_block *blocks,
+                             size_t count, tier1_gpu_encoded *results, uint8_t **data,
+                             size_t *data_size, tier1_pass_info **passes, size_t *num_passes,
+                             gj2k_error *error)
+{
+    (void)gpu, (void)spans, (void)num_spans, (void)blocks, (void)count, (void)results;
+    *data = NULL;
+    *passes = NULL;
+    *data_size = *num_passes = 0;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes) { (void)gpu, (void)lanes; }
+
+void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes) { (void)gpu, (void)lanes; }

@@ -3,30 +3,18 @@
  * scratch; the tables it reads are device copies made from the host's
  * initializers (tier1_tables.h). Every CUDA call and launch is checked;
  * failures become GJ2K_ERROR_DEVICE. */
-#include <cstdint>
 #include <cstring>
 #include <new>
 
-#include <cuda_runtime.h>
-
-extern "C" {
-#include "error.h"
-}
-#include "mq_coder.h"
-#include "tier1_tables.h"
-
-/* The tables tier1_decode_block.h reads on the device (MQ_STATES,
- * TIER1_ZERO_CONTEXT, TIER1_SIGN_TABLE), defined before it is included. */
-__device__ const mq_state mq_states_device[2 * MQ_NUM_STATES] = {MQ_STATES_INITIALIZER};
-__device__ const uint8_t tier1_zero_context_device[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
-__device__ const uint8_t tier1_sign_table_device[256] = TIER1_SIGN_TABLE_INITIALIZER;
-
+#include "tier1_gpu_common.cuh"
 #include "tier1_decode_block.h"
 #include "tier1_gpu.h"
 
 namespace {
 
-constexpr int kThreads = 64;
+using tier1_cuda::Buffer;
+using tier1_cuda::device_fail;
+using tier1_cuda::kThreads;
 
 /* A block as the kernel sees it: the host's, plus its scratch. */
 struct DeviceBlock {
@@ -36,12 +24,13 @@ struct DeviceBlock {
 };
 
 __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments,
-                              const DeviceBlock *blocks, uint32_t count, uint32_t *scratch,
+                              const DeviceBlock *blocks, uint32_t count, uint32_t lanes,
+                              uint32_t *scratch,
                               int32_t *coefficients, uint8_t *lowest, tier1_gpu_result *results)
 {
     /* the decoder's state, its contexts indexed by symbol: shared memory */
     __shared__ tier1_block_decoder decoders[kThreads];
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t i = tier1_cuda::block_of_thread(blockIdx.x * blockDim.x + threadIdx.x, lanes, count);
     if (i >= count || !blocks[i].run)
         return;
     const tier1_gpu_block b = blocks[i].block;
@@ -66,57 +55,36 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
     results[i].segmentation_errors = result.segmentation_errors;
 }
 
-gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
-{
-    cudaGetLastError();
-    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: %s: %s", what, cudaGetErrorString(e));
-}
-
-/* A device buffer grown to at least `bytes`. */
-struct Buffer {
-    void *data = nullptr;
-    size_t capacity = 0;
-    cudaError_t reserve(size_t bytes)
-    {
-        if (bytes <= capacity)
-            return cudaSuccess;
-        cudaFree(data);
-        data = nullptr;
-        capacity = 0;
-        cudaError_t e = cudaMalloc(&data, bytes ? bytes : 1);
-        if (e == cudaSuccess)
-            capacity = bytes;
-        return e;
-    }
-    ~Buffer() { cudaFree(data); }
-};
-
 } // namespace
 
 struct tier1_gpu {
     cudaStream_t stream = nullptr;
     uint64_t decoded = 0; /* blocks run */
+    unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results;
 };
 
 extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
 {
     *out = nullptr;
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0)
-        return e != cudaSuccess ? device_fail(error, e, "no device")
-                                : gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU");
+    gj2k_status status = tier1_cuda::check_device(error);
+    if (status != GJ2K_OK)
+        return status;
     tier1_gpu *gpu = new (std::nothrow) tier1_gpu;
     if (gpu == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
+    cudaError_t e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         delete gpu;
         return device_fail(error, e, "stream");
     }
     *out = gpu;
     return GJ2K_OK;
+}
+
+extern "C" void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes)
+{
+    gpu->lanes = tier1_cuda::valid_lanes(lanes);
 }
 
 extern "C" uint64_t tier1_gpu_blocks(const tier1_gpu *gpu) { return gpu ? gpu->decoded : 0; }
@@ -199,10 +167,9 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
             (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
                                  cudaMemcpyHostToDevice, s)) == cudaSuccess) {
             what = "kernel";
-            unsigned grid = (unsigned)((count + kThreads - 1) / kThreads);
-            decode_blocks<<<grid, kThreads, 0, s>>>(
+            decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads, 0, s>>>(
                 (const uint8_t *)gpu->data.data, (const tier1_segment *)gpu->segments.data,
-                (const DeviceBlock *)gpu->blocks.data, (uint32_t)count,
+                (const DeviceBlock *)gpu->blocks.data, (uint32_t)count, gpu->lanes,
                 (uint32_t *)gpu->scratch.data, (int32_t *)gpu->coefficients.data,
                 (uint8_t *)gpu->lowest.data, (tier1_gpu_result *)gpu->results.data);
             e = cudaGetLastError();

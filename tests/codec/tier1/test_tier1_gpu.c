@@ -191,6 +191,8 @@ static void gpu_matches_host(void)
         b.blocks[0].style = 0x40;
         b.blocks[1].num_planes = 32;
         b.blocks[2].num_segments = (uint32_t)b.num_segments + 1;
+        static const unsigned lanes[] = {1, 32, 5};
+        tier1_gpu_set_lanes(gpu, lanes[round % 3]);
         CHECK(same_decode(gpu, &b));
         batch_free(&b);
     }
@@ -236,6 +238,9 @@ static void bench(void)
     uint8_t *low = xmalloc(b.samples);
     tier1_gpu_result *r = xmalloc(b.count * sizeof *r);
     gj2k_error error = {0};
+    /* GJ2K_TIER1_LANES=N: N threads of each warp at work */
+    const char *lanes = getenv("GJ2K_TIER1_LANES");
+    tier1_gpu_set_lanes(gpu, lanes ? (unsigned)atoi(lanes) : 0);
     double best = 1e9;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = seconds();
@@ -248,8 +253,9 @@ static void bench(void)
     decode_on_host(&b, out, low, r);
     double host = seconds() - t0;
     printf("tier1 decode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
-           "(%.0f Msamples/s), one host thread %.2f ms (%.0f Msamples/s)\n",
+           "(%.0f Msamples/s, %s lanes a warp), one host thread %.2f ms (%.0f Msamples/s)\n",
            b.count, (double)b.data_size / 1e6, best * 1e3, (double)b.samples / best / 1e6,
+           lanes ? lanes : "1",
            host * 1e3, (double)b.samples / host / 1e6);
     free(out), free(low), free(r);
     batch_free(&b);

@@ -1,0 +1,335 @@
+/* tier1_encode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
+ * tier1_encode_block.h's encoder: the coefficients become sign-magnitude
+ * words in place, the flags and the coder's snapshots live in global
+ * scratch, the bytes go to a slot of fixed room per block. A second kernel
+ * gathers every block's bytes and passes, back to back in block order, for
+ * one download each. Every CUDA call and launch is checked; failures become
+ * GJ2K_ERROR_DEVICE. */
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "tier1_gpu_common.cuh"
+#include "tier1_encode_block.h"
+#include "tier1_gpu.h"
+
+namespace {
+
+using tier1_cuda::Buffer;
+using tier1_cuda::device_fail;
+using tier1_cuda::kThreads;
+
+constexpr unsigned kDefaultRoom = 4; /* bytes a sample: about twice what noise at 16 planes takes */
+
+/* A block as the kernels see it. */
+struct DeviceBlock {
+    uint64_t input;          /* its first coefficient in the batch */
+    uint64_t slot, room;     /* its bytes' slot */
+    uint64_t flags;          /* its flags in the scratch */
+    uint32_t width, height, band, style;
+    uint32_t fractions;      /* 1: its fractions are in the batch's */
+    uint32_t run;            /* 0: refused on the host */
+};
+
+__global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_t lanes,
+                              int32_t *coefficients,
+                              const uint8_t *fractions, uint8_t *slots, uint32_t *flags,
+                              tier1_pass_info *passes, mq_snapshot *snapshots,
+                              tier1_gpu_encoded *results)
+{
+    /* the encoder's state, its contexts indexed by symbol: shared memory */
+    __shared__ tier1_block_encoder encoders[kThreads];
+    uint32_t i = tier1_cuda::block_of_thread(blockIdx.x * blockDim.x + threadIdx.x, lanes, count);
+    if (i >= count)
+        return;
+    const DeviceBlock d = blocks[i];
+    tier1_gpu_encoded r = {GJ2K_OK, 0, 0, 0, 0, 0};
+    if (!d.run) { /* refused on the host */
+        r.status = GJ2K_ERROR_INVALID_ARGUMENT;
+        results[i] = r;
+        return;
+    }
+    uint32_t *magnitudes = (uint32_t *)(coefficients + d.input);
+    bool bad = false;
+    unsigned planes = tier1_planes_of(
+        tier1_encode_load(coefficients + d.input, d.width, d.width, d.height, magnitudes, &bad));
+    if (bad || planes > TIER1_MAX_PLANES) {
+        r.status = GJ2K_ERROR_INVALID_ARGUMENT;
+    } else if (planes > 0) {
+        tier1_block_encoder *b = &encoders[threadIdx.x];
+        b->mag = magnitudes;
+        b->width = d.width;
+        b->height = d.height;
+        b->zero_context = TIER1_ZERO_CONTEXT[d.band];
+        b->causal = (d.style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
+        b->fractions = d.fractions ? fractions + d.input : NULL;
+        b->half_at_zero = d.fractions != 0;
+        mq_encoder_begin(&b->mq, slots + d.slot, (size_t)d.room);
+        tier1_encode_passes(b, flags + d.flags, planes, d.style,
+                            passes + (size_t)i * TIER1_MAX_PASSES,
+                            snapshots + (size_t)i * TIER1_MAX_PASSES);
+        if (b->mq.out_of_memory) {
+            r.status = GJ2K_ERROR_LIMIT;
+        } else {
+            r.num_planes = planes;
+            r.num_passes = 3 * planes - 2;
+            r.size = b->mq.length;
+        }
+    }
+    results[i] = r;
+}
+
+/* One CUDA block a code-block: its bytes and passes to where the host's
+ * offsets put them. */
+__global__ void gather_blocks(const DeviceBlock *blocks, const tier1_gpu_encoded *results,
+                              const uint8_t *slots, const tier1_pass_info *passes, uint8_t *data,
+                              tier1_pass_info *passes_out)
+{
+    uint32_t i = blockIdx.x;
+    const tier1_gpu_encoded r = results[i];
+    if (!blocks[i].run || r.status != GJ2K_OK)
+        return;
+    const uint8_t *from = slots + blocks[i].slot;
+    for (uint64_t k = threadIdx.x; k < r.size; k += blockDim.x)
+        data[r.data_offset + k] = from[k];
+    for (uint32_t k = threadIdx.x; k < r.num_passes; k += blockDim.x)
+        passes_out[r.passes_offset + k] = passes[(size_t)i * TIER1_MAX_PASSES + k];
+}
+
+} // namespace
+
+struct tier1_gpu_encoder {
+    cudaStream_t stream = nullptr;
+    unsigned room = kDefaultRoom;
+    unsigned lanes = tier1_cuda::kDefaultLanes;
+    Buffer coefficients, fractions, blocks, slots, flags, passes, snapshots, results, data,
+        passes_out;
+};
+
+extern "C" gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
+{
+    *out = nullptr;
+    gj2k_status status = tier1_cuda::check_device(error);
+    if (status != GJ2K_OK)
+        return status;
+    tier1_gpu_encoder *gpu = new (std::nothrow) tier1_gpu_encoder;
+    if (gpu == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    cudaError_t e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        delete gpu;
+        return device_fail(error, e, "stream");
+    }
+    *out = gpu;
+    return GJ2K_OK;
+}
+
+extern "C" void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu)
+{
+    if (gpu == nullptr)
+        return;
+    if (gpu->stream != nullptr)
+        cudaStreamDestroy(gpu->stream);
+    delete gpu;
+}
+
+extern "C" void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes)
+{
+    gpu->lanes = tier1_cuda::valid_lanes(lanes);
+}
+
+extern "C" void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned bytes_per_sample)
+{
+    gpu->room = bytes_per_sample ? bytes_per_sample : kDefaultRoom;
+}
+
+/* The host's side of a batch: the blocks as the kernels see them, the
+ * spans' places in the batch and the scratch each needs. */
+struct batch_plan {
+    DeviceBlock *blocks = nullptr;
+    uint64_t *span_base = nullptr;
+    uint64_t samples = 0, slots = 0, flags = 0;
+    bool fractions = false;
+    ~batch_plan()
+    {
+        delete[] blocks;
+        delete[] span_base;
+    }
+};
+
+static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
+                              size_t num_spans, const tier1_gpu_encode_block *blocks, size_t count,
+                              tier1_gpu_encoded *results, batch_plan *plan)
+{
+    plan->blocks = new (std::nothrow) DeviceBlock[count];
+    plan->span_base = new (std::nothrow) uint64_t[num_spans ? num_spans : 1];
+    if (plan->blocks == nullptr || plan->span_base == nullptr)
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    for (size_t s = 0; s < num_spans; s++) {
+        plan->span_base[s] = plan->samples;
+        plan->samples += spans[s].samples;
+        plan->fractions = plan->fractions || spans[s].fractions != nullptr;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const tier1_gpu_encode_block *k = &blocks[i];
+        uint64_t area = (uint64_t)k->width * k->height;
+        bool run = tier1_block_is_valid(k->width, k->height, (dwt_band)k->band, k->style) &&
+                   k->span < num_spans && k->offset <= spans[k->span].samples &&
+                   area <= spans[k->span].samples - k->offset;
+        DeviceBlock d = {};
+        d.run = run;
+        results[i] = tier1_gpu_encoded{run ? GJ2K_OK : GJ2K_ERROR_INVALID_ARGUMENT, 0, 0, 0, 0, 0};
+        if (run) {
+            d.input = plan->span_base[k->span] + k->offset;
+            d.slot = plan->slots;
+            d.room = area * gpu->room + 64;
+            d.flags = plan->flags;
+            d.width = k->width;
+            d.height = k->height;
+            d.band = k->band;
+            d.style = k->style;
+            d.fractions = spans[k->span].fractions != nullptr;
+            plan->slots += d.room;
+            plan->flags += (uint64_t)(k->width + 2) * (k->height + 2);
+        }
+        plan->blocks[i] = d;
+    }
+    return GJ2K_OK;
+}
+
+/* Uploads the spans, encodes, and brings back each block's result. */
+static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
+                                    size_t num_spans, size_t count, const batch_plan *plan,
+                                    tier1_gpu_encoded *results, const char **what)
+{
+    cudaStream_t s = gpu->stream;
+    cudaError_t e;
+    *what = "allocation";
+    if ((e = gpu->coefficients.reserve(plan->samples * sizeof(int32_t))) != cudaSuccess ||
+        (e = gpu->fractions.reserve(plan->fractions ? plan->samples : 0)) != cudaSuccess ||
+        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) != cudaSuccess ||
+        (e = gpu->slots.reserve(plan->slots)) != cudaSuccess ||
+        (e = gpu->flags.reserve(plan->flags * sizeof(uint32_t))) != cudaSuccess ||
+        (e = gpu->passes.reserve(count * TIER1_MAX_PASSES * sizeof(tier1_pass_info))) !=
+            cudaSuccess ||
+        (e = gpu->snapshots.reserve(count * TIER1_MAX_PASSES * sizeof(mq_snapshot))) !=
+            cudaSuccess ||
+        (e = gpu->results.reserve(count * sizeof(tier1_gpu_encoded))) != cudaSuccess)
+        return e;
+    *what = "upload";
+    for (size_t k = 0; k < num_spans; k++) {
+        uint64_t base = plan->span_base[k];
+        if (spans[k].samples == 0)
+            continue;
+        e = cudaMemcpyAsync(gpu->coefficients.as<int32_t>() + base, spans[k].coefficients,
+                            spans[k].samples * sizeof(int32_t), cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess && spans[k].fractions != nullptr)
+            e = cudaMemcpyAsync(gpu->fractions.as<uint8_t>() + base, spans[k].fractions,
+                                spans[k].samples, cudaMemcpyHostToDevice, s);
+        if (e != cudaSuccess)
+            return e;
+    }
+    if ((e = cudaMemcpyAsync(gpu->blocks.data, plan->blocks, count * sizeof(DeviceBlock),
+                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+        return e;
+    *what = "kernel";
+    encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads, 0, s>>>(
+        gpu->blocks.as<DeviceBlock>(), (uint32_t)count, gpu->lanes, gpu->coefficients.as<int32_t>(),
+        gpu->fractions.as<uint8_t>(), gpu->slots.as<uint8_t>(), gpu->flags.as<uint32_t>(),
+        gpu->passes.as<tier1_pass_info>(), gpu->snapshots.as<mq_snapshot>(),
+        gpu->results.as<tier1_gpu_encoded>());
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    *what = "download";
+    if ((e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_encoded),
+                             cudaMemcpyDeviceToHost, s)) != cudaSuccess)
+        return e;
+    return cudaStreamSynchronize(s);
+}
+
+/* Gathers the blocks' bytes and passes at the offsets set in results, and
+ * brings them back. */
+static cudaError_t gather_on_device(tier1_gpu_encoder *gpu, size_t count,
+                                    const tier1_gpu_encoded *results, uint8_t *data,
+                                    size_t data_size, tier1_pass_info *passes, size_t num_passes,
+                                    const char **what)
+{
+    cudaStream_t s = gpu->stream;
+    cudaError_t e;
+    *what = "allocation";
+    if ((e = gpu->data.reserve(data_size)) != cudaSuccess ||
+        (e = gpu->passes_out.reserve(num_passes * sizeof(tier1_pass_info))) != cudaSuccess)
+        return e;
+    *what = "upload";
+    if ((e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_encoded),
+                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+        return e;
+    *what = "kernel";
+    gather_blocks<<<(unsigned)count, 128, 0, s>>>(
+        gpu->blocks.as<DeviceBlock>(), gpu->results.as<tier1_gpu_encoded>(),
+        gpu->slots.as<uint8_t>(), gpu->passes.as<tier1_pass_info>(), gpu->data.as<uint8_t>(),
+        gpu->passes_out.as<tier1_pass_info>());
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    *what = "download";
+    if ((data_size > 0 && (e = cudaMemcpyAsync(data, gpu->data.data, data_size,
+                                               cudaMemcpyDeviceToHost, s)) != cudaSuccess) ||
+        (num_passes > 0 &&
+         (e = cudaMemcpyAsync(passes, gpu->passes_out.data, num_passes * sizeof(tier1_pass_info),
+                              cudaMemcpyDeviceToHost, s)) != cudaSuccess))
+        return e;
+    return cudaStreamSynchronize(s);
+}
+
+extern "C" gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
+                                        size_t num_spans, const tier1_gpu_encode_block *blocks,
+                                        size_t count, tier1_gpu_encoded *results, uint8_t **data,
+                                        size_t *data_size, tier1_pass_info **passes,
+                                        size_t *num_passes, gj2k_error *error)
+{
+    *data = nullptr;
+    *passes = nullptr;
+    *data_size = *num_passes = 0;
+    if (count == 0)
+        return GJ2K_OK;
+    if (count > UINT32_MAX / 2)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT, "GPU Tier-1: %zu blocks in one batch", count);
+    batch_plan plan;
+    if (plan_batch(gpu, spans, num_spans, blocks, count, results, &plan) != GJ2K_OK)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    const char *what = "";
+    cudaError_t e = encode_on_device(gpu, spans, num_spans, count, &plan, results, &what);
+    size_t bytes = 0, total_passes = 0;
+    for (size_t i = 0; e == cudaSuccess && i < count; i++) {
+        if (results[i].status != GJ2K_OK)
+            continue;
+        results[i].data_offset = bytes;
+        results[i].passes_offset = total_passes;
+        bytes += results[i].size;
+        total_passes += results[i].num_passes;
+    }
+    uint8_t *out = nullptr;
+    tier1_pass_info *out_passes = nullptr;
+    if (e == cudaSuccess && (bytes > 0 || total_passes > 0)) {
+        out = (uint8_t *)malloc(bytes ? bytes : 1);
+        out_passes = (tier1_pass_info *)malloc((total_passes ? total_passes : 1) *
+                                               sizeof(tier1_pass_info));
+        if (out == nullptr || out_passes == nullptr) {
+            free(out);
+            free(out_passes);
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        e = gather_on_device(gpu, count, results, out, bytes, out_passes, total_passes, &what);
+    }
+    if (e != cudaSuccess) {
+        cudaStreamSynchronize(gpu->stream);
+        free(out);
+        free(out_passes);
+        return device_fail(error, e, what);
+    }
+    *data = out;
+    *data_size = bytes;
+    *passes = out_passes;
+    *num_passes = total_passes;
+    return GJ2K_OK;
+}

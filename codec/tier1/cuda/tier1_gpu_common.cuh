@@ -1,0 +1,95 @@
+/* tier1_gpu_common.cuh - what the GPU's block decoder and encoder share:
+ * the device copies of the coders' tables (made from the host's
+ * initializers, tier1_tables.h, before the one-source coders are included),
+ * growable device buffers and the error of a failed CUDA call. */
+#ifndef GJ2K_TIER1_GPU_COMMON_CUH
+#define GJ2K_TIER1_GPU_COMMON_CUH
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "error.h"
+}
+#include "mq_coder.h"
+#include "tier1_tables.h"
+
+/* The tables the one-source coders read on the device (MQ_STATES,
+ * TIER1_ZERO_CONTEXT, TIER1_SIGN_TABLE); const, so each .cu has its own. */
+__device__ const mq_state mq_states_device[2 * MQ_NUM_STATES] = {MQ_STATES_INITIALIZER};
+__device__ const uint8_t tier1_zero_context_device[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
+__device__ const uint8_t tier1_sign_table_device[256] = TIER1_SIGN_TABLE_INITIALIZER;
+
+namespace tier1_cuda {
+
+/* Threads a CUDA block of the coding kernels: each keeps its coder's state
+ * in shared memory. */
+constexpr int kThreads = 64;
+
+/* Threads of a warp that code a block each, by default. The blocks of one
+ * warp take different branches at nearly every symbol, and a warp runs its
+ * threads' branches one after another: one block a warp, the rest of its
+ * threads idle, measured 2.2-5x faster than 32 (docs/gpu-notes.md). */
+constexpr unsigned kDefaultLanes = 1;
+
+/* The block thread t codes with `lanes` blocks a warp, or count (none). */
+__device__ inline uint32_t block_of_thread(uint32_t t, uint32_t lanes, uint32_t count)
+{
+    uint32_t lane = t % 32, i = t / 32 * lanes + lane;
+    return lane < lanes && i < count ? i : count;
+}
+
+/* CUDA blocks of kThreads threads for `count` blocks at `lanes` a warp. */
+inline unsigned grid_for(size_t count, unsigned lanes)
+{
+    size_t threads = (count + lanes - 1) / lanes * 32;
+    return (unsigned)((threads + kThreads - 1) / kThreads);
+}
+
+inline unsigned valid_lanes(unsigned lanes) { return lanes >= 1 && lanes <= 32 ? lanes : kDefaultLanes; }
+
+inline gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
+{
+    cudaGetLastError();
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: %s: %s", what, cudaGetErrorString(e));
+}
+
+/* A device buffer grown to at least `bytes`. */
+struct Buffer {
+    void *data = nullptr;
+    size_t capacity = 0;
+    cudaError_t reserve(size_t bytes)
+    {
+        if (bytes <= capacity)
+            return cudaSuccess;
+        cudaFree(data);
+        data = nullptr;
+        capacity = 0;
+        cudaError_t e = cudaMalloc(&data, bytes ? bytes : 1);
+        if (e == cudaSuccess)
+            capacity = bytes;
+        return e;
+    }
+    template <typename T> T *as() const { return static_cast<T *>(data); }
+    Buffer() = default;
+    Buffer(const Buffer &) = delete;
+    Buffer &operator=(const Buffer &) = delete;
+    ~Buffer() { cudaFree(data); }
+};
+
+/* The first device, or why there is none. */
+inline gj2k_status check_device(gj2k_error *error)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "no device");
+    if (count == 0)
+        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU");
+    return GJ2K_OK;
+}
+
+} // namespace tier1_cuda
+
+#endif
