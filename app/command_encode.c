@@ -105,11 +105,12 @@ static void print_report(const encode_request *request, const gj2k_image *image,
            report->num_layers == 1 ? "" : "s");
     for (unsigned l = 0; l < report->num_layers && l < GJ2K_MAX_LAYERS; l++)
         printf(" %zu", report->layer_bytes[l]);
-    printf("\n  %s%s, %u tile%s (%u with transforms on the GPU), %zu code-blocks, %u guard bits\n",
+    printf("\n  %s%s, %u tile%s (%u with transforms on the GPU), %zu code-blocks (%llu by GPU "
+           "Tier-1), %u guard bits\n",
            o->irreversible ? "9/7 irreversible" : "5/3 reversible",
            report->mct ? (o->irreversible ? " with ICT" : " with RCT") : "", report->num_tiles,
            report->num_tiles == 1 ? "" : "s", report->gpu_tiles, report->num_codeblocks,
-           report->guard_bits);
+           (unsigned long long)report->gpu_blocks, report->guard_bits);
     printf("  encode time %.2f ms, %.2f MP/s, %u thread%s\n", seconds * 1e3,
            seconds > 0 ? pixels * 1e-6 / seconds : 0.0, parallel_thread_count(o->threads),
            parallel_thread_count(o->threads) == 1 ? "" : "s");

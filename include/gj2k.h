@@ -418,6 +418,7 @@ typedef struct gj2k_encode_report {
     uint32_t guard_bits;        /* the largest used */
     bool mct;                   /* a component transform was applied */
     uint32_t gpu_tiles;         /* tiles whose transforms ran on the GPU */
+    uint64_t gpu_blocks;        /* code-blocks whose Tier-1 coding ran on the GPU */
 } gj2k_encode_report;
 
 /*

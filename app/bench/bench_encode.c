@@ -17,10 +17,19 @@ static double megapixels(const gj2k_image *image)
     return (double)(image->x1 - image->x0) * (image->y1 - image->y0) * 1e-6;
 }
 
+/* A codestream kept to compare with. */
+typedef struct encoded_output {
+    uint8_t *data;
+    size_t size;
+} encoded_output;
+
 /* Encodes `repeats` times, keeping the fastest time and the last output;
- * then decodes that output and compares it with the image. */
+ * then decodes that output and compares it with the image. With `same_as`
+ * (an earlier output, on another device) says whether the bytes are the
+ * same; with `keep` hands the output over. */
 static bool time_encode(const char *name, const gj2k_image *image,
-                        const gj2k_encode_options *options, unsigned repeats, bool *exact)
+                        const gj2k_encode_options *options, unsigned repeats, bool *exact,
+                        const encoded_output *same_as, encoded_output *keep)
 {
     double best = INFINITY;
     uint8_t *data = NULL;
@@ -42,7 +51,14 @@ static bool time_encode(const char *name, const gj2k_image *image,
     char why[256];
     bool compared = image_compare_encoded(image, data, size, options->threads, &difference, why,
                                           sizeof why) == ENCODED_COMPARED;
-    free(data);
+    bool same = same_as != NULL && same_as->size == size &&
+                memcmp(same_as->data, data, size) == 0;
+    if (keep != NULL && compared) {
+        keep->data = data;
+        keep->size = size;
+    } else {
+        free(data);
+    }
     if (!compared) {
         report_error("bench: encode %s: the output does not decode back: %s", name, why);
         return false;
@@ -53,9 +69,10 @@ static bool time_encode(const char *name, const gj2k_image *image,
     else
         snprintf(quality, sizeof quality, "PSNR %.2f dB", difference.psnr);
     *exact = difference.identical;
-    printf("  %-34s %9.2f ms %9.1f MP/s %10zu bytes, %s\n", name, best * 1e3,
-           megapixels(image) / best, size, quality);
-    return true;
+    printf("  %-34s %9.2f ms %9.1f MP/s %10zu bytes, %s%s\n", name, best * 1e3,
+           megapixels(image) / best, size, quality,
+           same_as == NULL ? "" : same ? ", same bytes as the CPU" : ", BYTES DIFFER FROM THE CPU");
+    return same_as == NULL || same;
 }
 
 /* Read + encode + write, as `gj2k encode -i path -o dir/out.j2k` does. */
@@ -101,9 +118,33 @@ int bench_encode(const gj2k_image *image, const char *path, unsigned resolutions
     printf("encode (image in memory to codestream in memory), %u thread%s, best of %u:\n",
            thread_count, thread_count == 1 ? "" : "s", repeats);
     bool exact = false, lossy_exact = false;
-    if (!time_encode("lossless (5/3)", image, &lossless, repeats, &exact) ||
-        !time_encode("lossy (-I -r 20)", image, &lossy, repeats, &lossy_exact))
+    encoded_output cpu[2] = {{0}};
+    lossless.device = lossy.device = GJ2K_DEVICE_CPU;
+    if (!time_encode("lossless (5/3)", image, &lossless, repeats, &exact, NULL, &cpu[0]) ||
+        !time_encode("lossy (-I -r 20)", image, &lossy, repeats, &lossy_exact, NULL, &cpu[1])) {
+        free(cpu[0].data), free(cpu[1].data);
         return 1;
+    }
+    /* The same on the GPU, where there is one: transforms and Tier-1. */
+    gj2k_encode_options on_gpu[2] = {lossless, lossy};
+    on_gpu[0].device = on_gpu[1].device = GJ2K_DEVICE_GPU;
+    uint8_t *probe = NULL;
+    size_t probe_size = 0;
+    gj2k_error probe_error = {0};
+    bool gpu_ok = true;
+    if (gj2k_encode_memory(image, &on_gpu[0], &probe, &probe_size, NULL, &probe_error) ==
+        GJ2K_OK) {
+        bool gpu_exact = false, gpu_lossy_exact = false;
+        gpu_ok = time_encode("lossless (5/3), GPU", image, &on_gpu[0], repeats, &gpu_exact,
+                             &cpu[0], NULL) &&
+                 time_encode("lossy (-I -r 20), GPU", image, &on_gpu[1], repeats,
+                             &gpu_lossy_exact, &cpu[1], NULL);
+    } else {
+        printf("  encode on the GPU: %s\n", probe_error.message);
+    }
+    free(probe);
+    free(cpu[0].data), free(cpu[1].data);
+    lossless.device = lossy.device = GJ2K_DEVICE_AUTO;
 
     /* A directory of our own for the whole run's files. */
     const char *tmp = getenv("TMPDIR");
@@ -130,5 +171,7 @@ int bench_encode(const gj2k_image *image, const char *path, unsigned resolutions
     rmdir(directory);
     if (ok && !exact)
         report_error("bench: the lossless encode did not decode back exactly");
-    return ok && exact ? 0 : 1;
+    if (!gpu_ok)
+        report_error("bench: the GPU's encode differs from the CPU's");
+    return ok && exact && gpu_ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #include "plane_gate.h"
 #include "quantization.h"
 #include "tier1.h"
+#include "tier1_gpu.h"
 
 /* One tile-component on its way from samples to quantization indices. */
 typedef struct forward_plane {
@@ -144,11 +145,39 @@ typedef struct block_coding {
     tier1_encoded_block **scratch;  /* per worker */
     unsigned num_layers;
     plane_gate *readiness;          /* NULL: every component is ready */
+    const size_t *only;             /* NULL: every block; else the blocks to code */
 } block_coding;
+
+/* Keeps a block's Tier-1 output in eb: its passes' lengths and weighted
+ * distortions, and `data` (malloc'ed, owned by eb once this succeeds). */
+static gj2k_status keep_block(encoded_block *eb, const tier1_pass_info *passes, size_t n,
+                              unsigned num_planes, uint8_t *data, size_t size, double weight,
+                              unsigned num_layers)
+{
+    /* One allocation: lengths, distortions, then layer_passes. */
+    size_t bytes = n * (sizeof(size_t) + sizeof(double)) + num_layers;
+    uint8_t *memory = calloc(1, bytes ? bytes : 1);
+    if (memory == NULL)
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    eb->lengths = (size_t *)(void *)memory;
+    eb->distortion = (double *)(void *)(memory + n * sizeof(size_t));
+    eb->layer_passes = memory + n * (sizeof(size_t) + sizeof(double));
+    for (size_t j = 0; j < n; j++) {
+        eb->lengths[j] = passes[j].length;
+        eb->distortion[j] = passes[j].distortion_reduction * weight;
+    }
+    eb->num_planes = (uint8_t)num_planes;
+    eb->num_passes = (uint8_t)n;
+    eb->data = data;
+    eb->size = size;
+    return GJ2K_OK;
+}
 
 static gj2k_status code_block(void *context, size_t index, unsigned worker)
 {
     block_coding *work = context;
+    if (work->only != NULL)
+        index = work->only[index];
     encoded_block *eb = &work->blocks[index];
     const tile_codeblock *cb = eb->block;
     uint32_t width = cb->rect.x1 - cb->rect.x0, height = cb->rect.y1 - cb->rect.y0;
@@ -166,28 +195,12 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         TIER1_MAX_PLANES, work->workspaces[worker], out);
     if (status != GJ2K_OK)
         return status;
-    /* One allocation: lengths, distortions, then layer_passes. */
-    size_t n = out->num_passes;
-    size_t bytes = n * (sizeof(size_t) + sizeof(double)) + work->num_layers;
-    uint8_t *memory = calloc(1, bytes ? bytes : 1);
-    if (memory == NULL) {
+    status = keep_block(eb, out->passes, out->num_passes, out->num_planes, out->data, out->size,
+                        plane->plan->weight[eb->subband_index], work->num_layers);
+    if (status != GJ2K_OK)
         tier1_encoded_block_release(out);
-        return GJ2K_ERROR_OUT_OF_MEMORY;
-    }
-    eb->lengths = (size_t *)(void *)memory;
-    eb->distortion = (double *)(void *)(memory + n * sizeof(size_t));
-    eb->layer_passes = memory + n * (sizeof(size_t) + sizeof(double));
-    double weight = plane->plan->weight[eb->subband_index];
-    for (size_t j = 0; j < n; j++) {
-        eb->lengths[j] = out->passes[j].length;
-        eb->distortion[j] = out->passes[j].distortion_reduction * weight;
-    }
-    eb->num_planes = (uint8_t)out->num_planes;
-    eb->num_passes = (uint8_t)n;
-    eb->data = out->data;
-    eb->size = out->size;
     out->data = NULL;
-    return GJ2K_OK;
+    return status;
 }
 
 /* Lists the tile's code-blocks (every component, resolution, precinct,
@@ -236,14 +249,19 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
     return GJ2K_OK;
 }
 
+/* Codes the tile's blocks on the CPU threads: all of them, or the `count`
+ * listed in `only`. */
 static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, encoded_tile *tile,
                                forward_plane *planes, const int32_t **origins,
-                               plane_gate *readiness, gj2k_error *error)
+                               plane_gate *readiness, const size_t *only, size_t count,
+                               gj2k_error *error)
 {
-    unsigned threads = parallel_pool_workers(pool, tile->num_blocks);
+    if (only == NULL)
+        count = tile->num_blocks;
+    unsigned threads = parallel_pool_workers(pool, count);
     block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
                          .origins = origins, .num_layers = plan->cod.layers,
-                         .readiness = readiness};
+                         .readiness = readiness, .only = only};
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.scratch = calloc(threads, sizeof *work.scratch);
     gj2k_status status = work.workspaces && work.scratch ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;
@@ -254,7 +272,7 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
     if (status == GJ2K_OK)
-        status = parallel_for(pool, tile->num_blocks, code_block, &work);
+        status = parallel_for(pool, count, code_block, &work);
     for (unsigned t = 0; t < threads; t++) {
         if (work.workspaces)
             tier1_workspace_destroy(work.workspaces[t]);
@@ -316,8 +334,8 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, par
                                       .layout = planes[c].blocks ? planes[c].layout : NULL};
     }
     if (status == GJ2K_OK)
-        status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0, plane_arrived,
-                             readiness, error);
+        status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0,
+                             readiness ? plane_arrived : NULL, readiness, error);
     free(jobs);
     free(steps);
     return status;
@@ -362,7 +380,7 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
     if (pthread_create(&thread, NULL, run_gpu_transform, &job) != 0) {
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "cannot start the GPU thread");
     } else {
-        status = code_blocks(plan, pool, tile, planes, origins, &job.readiness, error);
+        status = code_blocks(plan, pool, tile, planes, origins, &job.readiness, NULL, 0, error);
         pthread_join(thread, NULL);
         if (job.status != GJ2K_OK) {
             if (error != NULL)
@@ -371,6 +389,131 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
         }
     }
     plane_gate_destroy(&job.readiness);
+    return status;
+}
+
+/* Blocks a batch of GPU Tier-1 takes at most, in samples: its device
+ * memory is about 15 bytes a sample. */
+#define GPU_TIER1_BATCH_SAMPLES ((size_t)1 << 26)
+
+/* A batch's results on their way into the tile's blocks. */
+typedef struct gpu_results {
+    encoded_block *blocks;           /* the batch's first */
+    const forward_plane *planes;
+    const tier1_gpu_encoded *results;
+    const uint8_t *data;
+    const tier1_pass_info *passes;
+    unsigned num_layers;
+} gpu_results;
+
+static gj2k_status keep_gpu_block(void *context, size_t index, unsigned worker)
+{
+    (void)worker;
+    const gpu_results *g = context;
+    const tier1_gpu_encoded *r = &g->results[index];
+    encoded_block *eb = &g->blocks[index];
+    if (r->status == GJ2K_ERROR_LIMIT) /* outgrew its room: coded on the CPU later */
+        return GJ2K_OK;
+    if (r->status != GJ2K_OK)
+        return r->status;
+    uint8_t *data = r->size ? malloc(r->size) : NULL;
+    if (r->size && data == NULL)
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    if (r->size)
+        memcpy(data, g->data + r->data_offset, r->size);
+    gj2k_status status = keep_block(eb, g->passes + r->passes_offset, r->num_passes,
+                                    r->num_planes, data, r->size,
+                                    g->planes[eb->component].plan->weight[eb->subband_index],
+                                    g->num_layers);
+    if (status != GJ2K_OK)
+        free(data);
+    return status;
+}
+
+/* Codes blocks [first, first + count) on the GPU; lists in *overflow those
+ * that outgrew their room there. */
+static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
+                                     parallel_pool *pool, encoded_tile *tile,
+                                     const forward_plane *planes, const tier1_gpu_span *spans,
+                                     const int32_t **origins, size_t first, size_t count,
+                                     size_t *overflow, size_t *num_overflow, gj2k_error *error)
+{
+    tier1_gpu_encode_block *blocks = malloc(count * sizeof *blocks);
+    tier1_gpu_encoded *results = malloc(count * sizeof *results);
+    if (blocks == NULL || results == NULL) {
+        free(blocks), free(results);
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
+    }
+    for (size_t k = 0; k < count; k++) {
+        const encoded_block *eb = &tile->blocks[first + k];
+        const forward_plane *plane = &planes[eb->component];
+        const dwt_rect r = eb->block->rect;
+        blocks[k] = (tier1_gpu_encode_block){
+            .span = eb->component, .offset = (uint64_t)(origins[first + k] - plane->integers),
+            .width = r.x1 - r.x0, .height = r.y1 - r.y0,
+            .band = dwt_subband_band(eb->subband_index),
+            .style = plane->plan->coding.code_block_style};
+    }
+    uint8_t *data = NULL;
+    tier1_pass_info *passes = NULL;
+    size_t data_size = 0, num_passes = 0;
+    gj2k_status status = tier1_gpu_encode(gpu->tier1, spans, tile->num_components, blocks, count,
+                                          results, &data, &data_size, &passes, &num_passes, error);
+    if (status == GJ2K_OK) {
+        gpu_results g = {.blocks = tile->blocks + first, .planes = planes, .results = results,
+                         .data = data, .passes = passes, .num_layers = plan->cod.layers};
+        status = parallel_for(pool, count, keep_gpu_block, &g);
+        if (status != GJ2K_OK)
+            gj2k_fail(error, status, "tile %u: code-block coding failed on the GPU (%s)",
+                      tile->index, gj2k_status_name(status));
+    }
+    for (size_t k = 0; k < count && status == GJ2K_OK; k++) {
+        if (results[k].status == GJ2K_ERROR_LIMIT)
+            overflow[(*num_overflow)++] = first + k;
+        else
+            gpu->tier1_blocks++;
+    }
+    free(blocks), free(results), free(data), free(passes);
+    return status;
+}
+
+/* Tier-1 of the tile's blocks (the coefficients in the code-block layout)
+ * on the GPU, in batches of at most GPU_TIER1_BATCH_SAMPLES; the few that
+ * outgrow the room the GPU gives them are coded on the CPU threads. */
+static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
+                                      parallel_pool *pool, encoded_tile *tile,
+                                      forward_plane *planes, const int32_t **origins,
+                                      gj2k_error *error)
+{
+    uint32_t n = tile->num_components;
+    tier1_gpu_span *spans = calloc(n, sizeof *spans);
+    size_t *overflow = malloc((tile->num_blocks ? tile->num_blocks : 1) * sizeof *overflow);
+    gj2k_status status = GJ2K_OK;
+    if (spans == NULL || overflow == NULL)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
+    for (uint32_t c = 0; c < n && status == GJ2K_OK; c++)
+        spans[c] = (tier1_gpu_span){planes[c].integers, planes[c].fractions,
+                                    rect_area(planes[c].rect)};
+    size_t num_overflow = 0;
+    for (size_t first = 0; first < tile->num_blocks && status == GJ2K_OK;) {
+        size_t last = first, samples = 0;
+        while (last < tile->num_blocks) {
+            dwt_rect r = tile->blocks[last].block->rect;
+            size_t area = (size_t)(r.x1 - r.x0) * (r.y1 - r.y0);
+            if (last > first && samples + area > GPU_TIER1_BATCH_SAMPLES)
+                break;
+            samples += area;
+            last++;
+        }
+        status = code_batch_on_gpu(plan, gpu, pool, tile, planes, spans, origins, first,
+                                   last - first, overflow, &num_overflow, error);
+        first = last;
+    }
+    if (status == GJ2K_OK && num_overflow > 0)
+        status = code_blocks(plan, pool, tile, planes, origins, NULL, overflow, num_overflow,
+                             error);
+    free(spans);
+    free(overflow);
     return status;
 }
 
@@ -390,11 +533,12 @@ static bool gpu_takes(gpu_stage *gpu, const forward_plane *planes, uint32_t n, b
 }
 
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        gpu_stage *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
+                        encode_gpu *devices, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
                         gj2k_error *error)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = plan->siz.num_components;
+    gpu_stage *gpu = devices != NULL ? devices->stage : NULL;
     out->index = tile_index;
     out->num_components = n;
     out->components = calloc(n, sizeof *out->components);
@@ -437,8 +581,13 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         for (uint32_t c = 0; c < n && whole; c++)
             plan_codeblock_layout(&planes[c], &out->components[c]);
         status = list_blocks(out, planes, &origins, error);
-        if (status == GJ2K_OK)
+        if (status == GJ2K_OK && whole && devices->tier1 != NULL) {
+            status = transform_on_gpu(plan, gpu, pool, planes, n, NULL, error);
+            if (status == GJ2K_OK)
+                status = code_blocks_on_gpu(plan, devices, pool, out, planes, origins, error);
+        } else if (status == GJ2K_OK) {
             status = transform_and_code_on_gpu(plan, gpu, pool, out, planes, origins, error);
+        }
     }
     if (status == GJ2K_OK && !use_gpu)
         status = parallel_for(pool, n, load_plane, planes);
@@ -457,7 +606,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     if (status == GJ2K_OK && !use_gpu)
         status = list_blocks(out, planes, &origins, error);
     if (status == GJ2K_OK && !use_gpu)
-        status = code_blocks(plan, pool, out, planes, origins, NULL, error);
+        status = code_blocks(plan, pool, out, planes, origins, NULL, NULL, 0, error);
     if (status == GJ2K_OK)
         for (size_t i = 0; i < out->num_blocks; i++)
             for (unsigned j = 0; j < out->blocks[i].num_passes; j++)

@@ -36,13 +36,22 @@ typedef struct encoded_tile {
     double energy;              /* weighted squared error with no pass sent */
 } encoded_tile;
 
+/* The GPU's parts of an encode. */
+typedef struct encode_gpu {
+    gpu_stage *stage;                /* the transforms */
+    struct tier1_gpu_encoder *tier1; /* Tier-1 (tier1_gpu.h); NULL: on the CPU threads */
+    uint64_t tier1_blocks;           /* code-blocks it has coded so far */
+} encode_gpu;
+
 /* Transforms and codes tile `tile_index` of `image` as `plan` says, the
- * transforms on `gpu` when it is not NULL (on the CPU when the tile does not
- * fit the GPU's free memory; *on_gpu tells), the CPU's work on `pool`'s
- * threads. The blocks' layer_passes hold plan->cod.layers zeros for rate
- * control to fill. */
+ * transforms on gpu->stage when there is one (on the CPU when the tile does
+ * not fit the GPU's free memory; *on_gpu tells), then Tier-1 on gpu->tier1
+ * when there is one and the tile went through the GPU whole, the CPU's work
+ * on `pool`'s threads. The result is the same bytes whichever ran it. The
+ * blocks' layer_passes hold plan->cod.layers zeros for rate control to
+ * fill. */
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        gpu_stage *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
+                        encode_gpu *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
                         gj2k_error *error);
 void encoded_tile_free(encoded_tile *tile);
 

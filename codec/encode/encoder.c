@@ -14,6 +14,7 @@
 #include "encode_tile.h"
 #include "error.h"
 #include "gpu_stage.h"
+#include "tier1_gpu.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "rate_control.h"
@@ -30,7 +31,7 @@ typedef struct encoder_run {
     encoded_tile *tiles;
     uint32_t num_tiles;
     byte_buffer scratch;  /* Tier-2 dry runs */
-    gpu_stage *gpu;       /* NULL: the CPU transforms */
+    encode_gpu gpu;       /* stage NULL: the CPU transforms */
     parallel_pool *pool;  /* the CPU threads */
     gj2k_warning_fn warning;
     void *warning_user;
@@ -367,6 +368,7 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
     report->num_tiles = run->num_tiles;
     report->mct = run->plan.cod.mct != 0;
     report->gpu_tiles = run->gpu_tiles;
+    report->gpu_blocks = run->gpu.tier1_blocks;
     /* Packets of every layer, from the last write_output. */
     size_t all_packets = run->layer_packets[run->plan.cod.layers - 1];
     gj2k_error ignored;
@@ -403,10 +405,14 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     if (status == GJ2K_OK)
         status = parallel_pool_create(run.plan.threads, &run.pool, error);
     if (status == GJ2K_OK)
-        status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu, error);
+        status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu.stage, error);
+    gj2k_error unused = {0};
+    if (status == GJ2K_OK && run.gpu.stage != NULL &&
+        tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
+        run.gpu.tier1 = NULL;
     for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
         bool on_gpu = false;
-        status = encode_tile(&run.plan, image, t, run.gpu, run.pool, &on_gpu, &run.tiles[t],
+        status = encode_tile(&run.plan, image, t, &run.gpu, run.pool, &on_gpu, &run.tiles[t],
                              error);
         run.gpu_tiles += on_gpu;
     }
@@ -429,7 +435,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         encoded_tile_free(&run.tiles[t]);
     free(run.tiles);
     byte_buffer_free(&run.scratch);
-    gpu_stage_destroy(run.gpu);
+    tier1_gpu_encoder_destroy(run.gpu.tier1);
+    gpu_stage_destroy(run.gpu.stage);
     parallel_pool_destroy(run.pool);
     encode_plan_free(&run.plan);
     return status;

@@ -17,7 +17,7 @@ step "configure and build (CUDA on, sm_90)"
 cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA=ON \
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
-targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage)
+targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
 
@@ -26,9 +26,14 @@ if [ "${1:-}" = quick ]; then
   [ -d .conformance-input ] && export GJ2K_GPU_CODESTREAMS="$PWD/.conformance-input"
   build/gpu/tests/gpu/test_gpu_stage 2>&1 | tail -15 | tee "$logs/test-gpu.txt"
   rc=${PIPESTATUS[0]}
+  for t in test_tier1_gpu test_tier1_encode_gpu; do
+    build/gpu/tests/codec/tier1/$t 2>&1 | tail -5 | tee -a "$logs/test-gpu.txt"
+    rc=$((rc | PIPESTATUS[0]))
+    build/gpu/tests/codec/tier1/$t bench | tee -a "$logs/bench-tier1.txt"
+  done
   build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
   rc=$((rc | PIPESTATUS[0]))
-  for f in .bench/*.j2k .bench/*.j2c; do
+  for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
     [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; rc=$((rc | PIPESTATUS[0])); }
   done
   exit "$rc"
@@ -53,12 +58,13 @@ if [ -x "$sanitizer" ]; then
     rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
     [ $rc -eq 0 ] || tests_rc=1
   done
-  for tool in memcheck racecheck; do
-    GJ2K_GPU_TEST_CASES=6 "$sanitizer" --tool "$tool" --error-exitcode 1 \
-      build/gpu/tests/codec/tier1/test_tier1_gpu \
-      gpu_matches_host >"$logs/$tool-tier1.txt" 2>&1
-    rc=$?; echo "$tool tier1 gpu_matches_host: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
-    [ $rc -eq 0 ] || tests_rc=1
+  for t in test_tier1_gpu test_tier1_encode_gpu; do
+    for tool in memcheck racecheck; do
+      GJ2K_GPU_TEST_CASES=6 "$sanitizer" --tool "$tool" --error-exitcode 1 \
+        build/gpu/tests/codec/tier1/$t gpu_matches_host >"$logs/$tool-$t.txt" 2>&1
+      rc=$?; echo "$tool $t gpu_matches_host: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
+      [ $rc -eq 0 ] || tests_rc=1
+    done
   done
 else
   echo "memcheck: compute-sanitizer not found" | tee "$logs/memcheck.txt"
@@ -66,11 +72,13 @@ fi
 
 step "benchmarks"
 build/gpu/tests/codec/tier1/test_tier1_gpu bench | tee "$logs/bench-tier1.txt"
+build/gpu/tests/codec/tier1/test_tier1_encode_gpu bench | tee -a "$logs/bench-tier1.txt"
 build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
 tests_rc=$((tests_rc | PIPESTATUS[0]))
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
-# Decoding from memory, CPU against GPU (the pipeline over planes and tiles).
-for f in .bench/*.j2k .bench/*.j2c; do
+# Decoding from memory, CPU against GPU (the pipeline over planes and tiles);
+# a .ppm times its encodes, CPU against GPU.
+for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
   [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; tests_rc=$((tests_rc | PIPESTATUS[0])); }
 done
 

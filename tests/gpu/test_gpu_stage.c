@@ -408,7 +408,8 @@ static void test_encode_same_bytes(void)
 {
     gpu_stage_destroy(open_gpu());
     /* Every combination of wavelet, precision, tiling and component count
-     * (one bit of i each), with a random number of levels. */
+     * (one bit of i each), with a random number of levels, code-block size
+     * and style, progression and (9/7) layers; Tier-1 on the GPU too. */
     for (int i = 0; i < 16; i++) {
         bool irreversible = i & 1, deep = i & 2, tiled = i & 4, one_component = i & 8;
         /* Odd sizes, large enough that a 15:1 file can hold the headers. */
@@ -416,14 +417,19 @@ static void test_encode_same_bytes(void)
                                        (uint32_t)test_random_range(40, 700), (uint32_t)test_random_range(40, 500),
                                        one_component ? 1 : 3, deep ? 12 : 8);
         REQUIRE(image != NULL);
-        double ratio = 15.0;
+        static const double ratios[3] = {40.0, 25.0, 15.0};
+        uint32_t block_log2 = (uint32_t)test_random_range(2, 6);
         gj2k_encode_options o = {.irreversible = irreversible,
                                  .num_resolutions = (unsigned)test_random_range(1, 8),
-                                 .tile_width = tiled ? 128 : 0, .tile_height = tiled ? 96 : 0};
+                                 .tile_width = tiled ? 128 : 0, .tile_height = tiled ? 96 : 0,
+                                 .code_block_width = 1u << block_log2,
+                                 .code_block_height = 1u << (12 - block_log2 > 6 ? 6 : 12 - block_log2),
+                                 .code_block_style = (unsigned)(test_random() % 64),
+                                 .progression = (gj2k_progression)(test_random() % 5)};
         if (o.irreversible) {
             o.target = GJ2K_TARGET_RATIO;
-            o.num_layers = 1;
-            o.targets = &ratio;
+            o.num_layers = (unsigned)test_random_range(1, 3);
+            o.targets = ratios + 3 - o.num_layers;
         }
         uint8_t *bytes[2];
         size_t sizes[2];
@@ -437,11 +443,13 @@ static void test_encode_same_bytes(void)
             REQUIRE(status == GJ2K_OK);
         }
         CHECK(report[1].gpu_tiles == report[1].num_tiles);
+        CHECK(report[1].gpu_blocks == report[1].num_codeblocks);
         bool same = sizes[0] == sizes[1] && memcmp(bytes[0], bytes[1], sizes[0]) == 0;
         if (!same)
-            printf("case %d (%ux%u, %s, %u resolutions): codestreams differ\n", i,
-                   image->x1 - image->x0, image->y1 - image->y0, o.irreversible ? "9/7" : "5/3",
-                   o.num_resolutions);
+            printf("case %d (%ux%u, %s, %u resolutions, blocks %ux%u style 0x%02x, %u layers):"
+                   " codestreams differ\n", i, image->x1 - image->x0, image->y1 - image->y0,
+                   o.irreversible ? "9/7" : "5/3", o.num_resolutions, o.code_block_width,
+                   o.code_block_height, o.code_block_style, o.num_layers);
         CHECK(same);
         free(bytes[0]);
         free(bytes[1]);
