@@ -8,6 +8,7 @@
 #include "gj2k.h"
 
 #include "commands.h"
+#include "device_warm_up.h"
 #include "interrupt.h"
 #include "options.h"
 
@@ -239,7 +240,13 @@ int command_decode(int argc, char **argv)
     gj2k_write_options write_options = {.warning = hold_warning, .warning_user = &held_output,
                                         .temporary = interrupt_temporary,
                                         .split_components = split};
+    /* the GPU opens while the input is read and parsed */
+    device_warm_up warm_up;
+    device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input));
     gj2k_status status = gj2k_decode_to_file(input, output, &decode, &write_options, &error);
+    double warm_up_ms = -1.0;
+    if (!device_warm_up_finish(&warm_up, &warm_up_ms))
+        warm_up_ms = -1.0;
     if (status != GJ2K_OK) {
         report_error("%s: %s%s", input, error.message,
                      report.incomplete    ? " (-allow-partial decodes what it holds)"
@@ -256,5 +263,8 @@ int command_decode(int argc, char **argv)
                report.num_tiles == 1 ? "" : "s", report.gpu_tiles,
                (unsigned long long)report.gpu_blocks, report.strips,
                report.streamed ? " written as decoded" : "", output);
+    if (verbose && warm_up_ms >= 0.0)
+        printf("%s: opening the GPU took %.1f ms, on a thread of its own while the input was "
+               "read\n", input, warm_up_ms);
     return 0;
 }

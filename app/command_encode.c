@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "commands.h"
+#include "device_warm_up.h"
 #include "encode_request.h"
 #include "gj2k.h"
 #include "image_compare.h"
@@ -88,7 +89,7 @@ static bool move_origin(gj2k_image *image, uint32_t x, uint32_t y)
 
 static void print_report(const encode_request *request, const gj2k_image *image,
                          const gj2k_encode_report *report, double seconds,
-                         const image_difference *difference)
+                         double warm_up_ms, const image_difference *difference)
 {
     const gj2k_encode_options *o = &request->options;
     double pixels = (double)(image->x1 - image->x0) * (image->y1 - image->y0);
@@ -114,6 +115,9 @@ static void print_report(const encode_request *request, const gj2k_image *image,
     printf("  encode time %.2f ms, %.2f MP/s, %u thread%s\n", seconds * 1e3,
            seconds > 0 ? pixels * 1e-6 / seconds : 0.0, parallel_thread_count(o->threads),
            parallel_thread_count(o->threads) == 1 ? "" : "s");
+    if (warm_up_ms >= 0.0)
+        printf("  opening the GPU took %.1f ms, on a thread of its own while the input was read\n",
+               warm_up_ms);
     if (difference->identical)
         printf("  PSNR: lossless (bit-exact)\n");
     else
@@ -168,6 +172,10 @@ int command_encode(int argc, char **argv)
     if (request.raw_geometry != NULL && !parse_raw_geometry(request.raw_geometry, &geometry))
         return EXIT_USAGE;
 
+    /* the GPU opens while the input is read */
+    device_warm_up warm_up;
+    device_warm_up_start(&warm_up, request.options.device,
+                         device_warm_up_image_samples(request.input));
     gj2k_error error = {0};
     gj2k_image *image = NULL;
     if (read_input(&request, request.raw_geometry ? &geometry : NULL, &image, &error) !=
@@ -176,10 +184,12 @@ int command_encode(int argc, char **argv)
             report_error("%s", error.message);
         else
             report_error("%s: %s", request.input, error.message);
+        device_warm_up_finish(&warm_up, NULL);
         return 1;
     }
     if (request.shift_origin && !move_origin(image, request.origin_x, request.origin_y)) {
         gj2k_image_destroy(image);
+        device_warm_up_finish(&warm_up, NULL);
         return EXIT_USAGE;
     }
 
@@ -189,6 +199,9 @@ int command_encode(int argc, char **argv)
     double start = now_seconds();
     gj2k_status status = gj2k_encode_memory(image, &request.options, &data, &size, &report, &error);
     double seconds = now_seconds() - start;
+    double warm_up_ms = -1.0;
+    if (!device_warm_up_finish(&warm_up, &warm_up_ms))
+        warm_up_ms = -1.0;
     /* With -v the output is decoded and measured before it is written: an
      * output that does not decode back is a failure and is not written. */
     image_difference difference = {0};
@@ -203,7 +216,7 @@ int command_encode(int argc, char **argv)
         done = false;
     }
     if (done && request.verbose)
-        print_report(&request, image, &report, seconds, &difference);
+        print_report(&request, image, &report, seconds, warm_up_ms, &difference);
     free(data);
     gj2k_image_destroy(image);
     return done ? 0 : 1;

@@ -2,10 +2,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "gj2k.h"
 
 void gj2k_device_probe(gj2k_device_info *info)
 {
     memset(info, 0, sizeof *info);
     snprintf(info->detail, sizeof info->detail, "this gj2k was built without CUDA");
+}
+
+gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *error)
+{
+    if (milliseconds != NULL)
+        *milliseconds = 0.0;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }

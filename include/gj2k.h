@@ -455,6 +455,14 @@ typedef struct gj2k_device_info {
 /* Probes for a CUDA device. Never fails: a machine without one reports zero devices. */
 GJ2K_API void gj2k_device_probe(gj2k_device_info *info);
 
+/* Opens the first GPU's context now: the CUDA runtime's and driver's
+ * start-up, some 0.3 s, which the first encode or decode on the GPU would
+ * otherwise wait for. Call it on a thread of your own while the input is
+ * read; a later encode or decode then finds the device open (or waits for
+ * the rest). GJ2K_ERROR_DEVICE when there is no usable GPU or this build
+ * has no CUDA. *milliseconds (may be NULL) receives how long it took. */
+GJ2K_API gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *error);
+
 #ifdef __cplusplus
 }
 #endif

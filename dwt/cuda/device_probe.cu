@@ -2,10 +2,39 @@
  * without a GPU or a driver is not an error: it reports zero devices. */
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include <cuda_runtime.h>
 
+extern "C" {
+#include "error.h"
+}
 #include "gj2k.h"
+
+static double seconds_now()
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Device 0's primary context, which every later runtime call shares. */
+extern "C" gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *error)
+{
+    double start = seconds_now();
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaSuccess && count > 0 && (status = cudaSetDevice(0)) == cudaSuccess)
+        status = cudaFree(nullptr); /* creates the context */
+    if (milliseconds != nullptr)
+        *milliseconds = (seconds_now() - start) * 1e3;
+    if (status != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU: %s",
+                         status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+    }
+    return GJ2K_OK;
+}
 
 extern "C" void gj2k_device_probe(gj2k_device_info *info)
 {
