@@ -419,6 +419,13 @@ typedef struct gj2k_encode_report {
     bool mct;                   /* a component transform was applied */
     uint32_t gpu_tiles;         /* tiles whose transforms ran on the GPU */
     uint64_t gpu_blocks;        /* code-blocks whose Tier-1 coding ran on the GPU */
+    /* Where the time went, in ms of wall time: opening the GPU stage (0
+     * without one), the sample transforms (level shift, component
+     * transform, DWT, quantization, with the GPU's transfers), Tier-1
+     * (with its transfers; on the CPU path Tier-1 of one component overlaps
+     * the GPU's transforms of the next and counts here), and rate control
+     * with Tier-2 and the writing of the codestream. */
+    double open_ms, transform_ms, tier1_ms, rate_ms;
 } gj2k_encode_report;
 
 /*

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "component_transform.h"
 #include "dwt.h"
 #include "error.h"
@@ -566,6 +567,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
     }
+    double start = now_seconds(), transformed = 0.0;
     bool whole = false;
     bool use_gpu = status == GJ2K_OK && gpu != NULL && gpu_takes(gpu, planes, n, &whole);
     if (on_gpu != NULL)
@@ -583,6 +585,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         status = list_blocks(out, planes, &origins, error);
         if (status == GJ2K_OK && whole && devices->tier1 != NULL) {
             status = transform_on_gpu(plan, gpu, pool, planes, n, NULL, error);
+            transformed = now_seconds();
             if (status == GJ2K_OK)
                 status = code_blocks_on_gpu(plan, devices, pool, out, planes, origins, error);
         } else if (status == GJ2K_OK) {
@@ -603,10 +606,16 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,
                   gj2k_status_name(status));
+    if (!use_gpu)
+        transformed = now_seconds();
     if (status == GJ2K_OK && !use_gpu)
         status = list_blocks(out, planes, &origins, error);
     if (status == GJ2K_OK && !use_gpu)
         status = code_blocks(plan, pool, out, planes, origins, NULL, NULL, 0, error);
+    if (transformed == 0.0) /* Tier-1 overlapped the transforms */
+        transformed = start;
+    out->transform_ms = (transformed - start) * 1e3;
+    out->tier1_ms = (now_seconds() - transformed) * 1e3;
     if (status == GJ2K_OK)
         for (size_t i = 0; i < out->num_blocks; i++)
             for (unsigned j = 0; j < out->blocks[i].num_passes; j++)

@@ -34,6 +34,7 @@ typedef struct encoded_tile {
     encoded_block *blocks;
     size_t num_blocks;
     double energy;              /* weighted squared error with no pass sent */
+    double transform_ms, tier1_ms; /* wall time of its transforms, then of Tier-1 */
 } encoded_tile;
 
 /* The GPU's parts of an encode. */

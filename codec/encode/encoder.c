@@ -13,6 +13,7 @@
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
+#include "clock.h"
 #include "gpu_stage.h"
 #include "tier1_gpu.h"
 #include "image_formats.h"
@@ -36,6 +37,7 @@ typedef struct encoder_run {
     gj2k_warning_fn warning;
     void *warning_user;
     uint32_t gpu_tiles;
+    double open_ms, transform_ms, tier1_ms, rate_ms;
     rate_request request; /* the last rate control run */
     /* Tier-2 bytes of layers 0..l over every tile as the last write_output
      * left the layers, measured once each; SIZE_MAX: not measured. */
@@ -369,6 +371,10 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
     report->mct = run->plan.cod.mct != 0;
     report->gpu_tiles = run->gpu_tiles;
     report->gpu_blocks = run->gpu.tier1_blocks;
+    report->open_ms = run->open_ms;
+    report->transform_ms = run->transform_ms;
+    report->tier1_ms = run->tier1_ms;
+    report->rate_ms = run->rate_ms;
     /* Packets of every layer, from the last write_output. */
     size_t all_packets = run->layer_packets[run->plan.cod.layers - 1];
     gj2k_error ignored;
@@ -404,18 +410,23 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
                            run.num_tiles);
     if (status == GJ2K_OK)
         status = parallel_pool_create(run.plan.threads, &run.pool, error);
+    double opening = now_seconds();
     if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu.stage, error);
     gj2k_error unused = {0};
     if (status == GJ2K_OK && run.gpu.stage != NULL &&
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
+    run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;
     for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
         bool on_gpu = false;
         status = encode_tile(&run.plan, image, t, &run.gpu, run.pool, &on_gpu, &run.tiles[t],
                              error);
         run.gpu_tiles += on_gpu;
+        run.transform_ms += run.tiles[t].transform_ms;
+        run.tier1_ms += run.tiles[t].tier1_ms;
     }
+    double rating = now_seconds();
     if (status == GJ2K_OK)
         status = settle_bit_planes(&run, error);
     if (status == GJ2K_OK) {
@@ -429,6 +440,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = allocate_and_write(&run, out, &codestream_bytes, error);
     if (status == GJ2K_OK)
         status = meet_distortion_targets(&run, out, &codestream_bytes, error);
+    run.rate_ms = (now_seconds() - rating) * 1e3;
     if (status == GJ2K_OK && report != NULL)
         fill_report(&run, out->size, codestream_bytes, report);
     for (uint32_t t = 0; run.tiles != NULL && t < run.num_tiles; t++)

@@ -1,6 +1,6 @@
-/* clock.h - the wall clock the CLI's timings read. */
-#ifndef GJ2K_APP_CLOCK_H
-#define GJ2K_APP_CLOCK_H
+/* clock.h - the wall clock that timings read (the CLI's, and the stage times of the reports). */
+#ifndef GJ2K_CLOCK_H
+#define GJ2K_CLOCK_H
 
 #include <time.h>
 
