@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "device_warm_up.h"
+#include "gpu_stage.h"
 #include "interrupt.h"
 #include "options.h"
 
@@ -38,7 +39,7 @@ static const option_spec decode_options[] = {
      "large for --max-memory"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
-     "where the inverse transforms run (auto, the default: a GPU from 2^27 samples)"},
+     "where decoding runs (auto, the default: a GPU from 2^27 samples)"},
     {"-v", NULL, "describe what was decoded"},
     {"--help", NULL, "this text"},
 };
@@ -242,7 +243,8 @@ int command_decode(int argc, char **argv)
                                         .split_components = split};
     /* the GPU opens while the input is read and parsed */
     device_warm_up warm_up;
-    device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input));
+    device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input),
+                         GPU_STAGE_AUTO_MIN_DECODE_SAMPLES);
     gj2k_status status = gj2k_decode_to_file(input, output, &decode, &write_options, &error);
     double warm_up_ms = -1.0;
     if (!device_warm_up_finish(&warm_up, &warm_up_ms))

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "device_warm_up.h"
 #include "encode_request.h"
+#include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_compare.h"
 #include "image_formats.h" /* file_read_all, file_write_whole */
@@ -177,7 +178,8 @@ int command_encode(int argc, char **argv)
     /* the GPU opens while the input is read */
     device_warm_up warm_up;
     device_warm_up_start(&warm_up, request.options.device,
-                         device_warm_up_image_samples(request.input));
+                         device_warm_up_image_samples(request.input),
+                         GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES);
     gj2k_error error = {0};
     gj2k_image *image = NULL;
     if (read_input(&request, request.raw_geometry ? &geometry : NULL, &image, &error) !=

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpu_stage.h"
 
 static void *warm_up(void *argument)
 {
@@ -14,11 +13,12 @@ static void *warm_up(void *argument)
     return NULL;
 }
 
-void device_warm_up_start(device_warm_up *w, gj2k_device device, uint64_t samples)
+void device_warm_up_start(device_warm_up *w, gj2k_device device, uint64_t samples,
+                          uint64_t auto_min_samples)
 {
     memset(w, 0, sizeof *w);
     bool wanted = device == GJ2K_DEVICE_GPU ||
-                  (device == GJ2K_DEVICE_AUTO && samples >= GPU_STAGE_AUTO_MIN_SAMPLES);
+                  (device == GJ2K_DEVICE_AUTO && samples >= auto_min_samples);
     if (wanted)
         w->started = pthread_create(&w->thread, NULL, warm_up, w) == 0;
 }

@@ -19,8 +19,10 @@ typedef struct device_warm_up {
 } device_warm_up;
 
 /* Starts opening the GPU when `device` will want it for an input of
- * `samples` samples (auto: at least GPU_STAGE_AUTO_MIN_SAMPLES). */
-void device_warm_up_start(device_warm_up *w, gj2k_device device, uint64_t samples);
+ * `samples` samples (auto: at least `auto_min_samples`, the library's
+ * GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES or _DECODE_SAMPLES). */
+void device_warm_up_start(device_warm_up *w, gj2k_device device, uint64_t samples,
+                          uint64_t auto_min_samples);
 /* Waits for it; true when it ran and the GPU opened, with its time. */
 bool device_warm_up_finish(device_warm_up *w, double *milliseconds);
 

@@ -38,7 +38,7 @@ const option_spec encode_options[] = {
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
     {"-threads", "N", "threads (default: every core)"},
     {"--device", "auto|gpu|cpu",
-     "where the transforms run (auto, the default: a GPU for images of 2^27 samples or more)"},
+     "where encoding runs (auto, the default: a GPU for images of 2^24 samples or more)"},
     {"-v", NULL, "report size, ratio, layers, time and PSNR (decodes the output to measure it)"},
     {"--help", NULL, "this text"},
 };

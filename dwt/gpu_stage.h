@@ -30,10 +30,16 @@
 
 typedef struct gpu_stage gpu_stage;
 
-/* --device auto takes the GPU only for images of at least this many samples:
- * opening a device costs a process about 270 ms (H200, measured; docs/gpu-
- * notes.md), more than the transforms of smaller images take on the CPU. */
-#define GPU_STAGE_AUTO_MIN_SAMPLES ((uint64_t)1 << 27)
+/* --device auto takes the GPU only for images of at least this many samples,
+ * chosen by whole-process times on an H100 (docs/gpu-notes.md, 2026-11-26,
+ * third session; tests/gpu/whole_process.sh). Encoding, with Tier-1 on the
+ * GPU, is faster there from a 3840x2160 RGB photo up (24.9M samples: 457
+ * against 532 ms lossless), though opening the device still costs some
+ * 150 ms the reading of the input does not hide. Decoding on the GPU is
+ * still slower at 7680x4320 lossless (2239 against 1850 ms), so auto keeps
+ * it on the CPU below 2^27 samples. */
+#define GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES ((uint64_t)1 << 24)
+#define GPU_STAGE_AUTO_MIN_DECODE_SAMPLES ((uint64_t)1 << 27)
 
 /* One tile-component for gpu_forward. */
 typedef struct gpu_forward_plane {
@@ -49,6 +55,11 @@ typedef struct gpu_forward_plane {
     const codeblock_layout_band *layout; /* each subband's code-blocks (QCD order), laid out in
                                             output and fractions as Tier-1 takes them; NULL:
                                             the Mallat layout of dwt.h */
+    /* Device memory the outputs stay in instead of coming down to output
+     * and fractions (NULL: they come down), for the GPU's Tier-1; a plane
+     * too large for the stage's buffers is refused then. */
+    int32_t *device_output;
+    uint8_t *device_fractions;
 } gpu_forward_plane;
 
 /* The narrowest width gpu_forward takes samples of `precision` bits in:
@@ -74,10 +85,11 @@ typedef struct gpu_inverse_plane {
 } gpu_inverse_plane;
 
 /* The --device policy: no stage for cpu, or for auto below
- * GPU_STAGE_AUTO_MIN_SAMPLES samples or without a usable GPU (*out NULL,
- * GJ2K_OK); gpu fails with GJ2K_ERROR_DEVICE when none opens. */
-gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out,
-                           gj2k_error *error);
+ * `auto_min_samples` samples (GPU_STAGE_AUTO_MIN_*_SAMPLES) or without a
+ * usable GPU (*out NULL, GJ2K_OK); gpu fails with GJ2K_ERROR_DEVICE when
+ * none opens. */
+gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, uint64_t auto_min_samples,
+                           gpu_stage **out, gj2k_error *error);
 
 /* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this
  * build has no CUDA; the message says why. */

@@ -3,8 +3,8 @@
 
 #include "error.h"
 
-gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out,
-                           gj2k_error *error)
+gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, uint64_t auto_min_samples,
+                           gpu_stage **out, gj2k_error *error)
 {
     *out = NULL;
     switch (device) {
@@ -13,7 +13,7 @@ gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, gpu_stage **out
     case GJ2K_DEVICE_GPU:
         return gpu_stage_create(out, error);
     case GJ2K_DEVICE_AUTO: {
-        if (samples < GPU_STAGE_AUTO_MIN_SAMPLES)
+        if (samples < auto_min_samples)
             return GJ2K_OK;
         gj2k_error ignored; /* no usable GPU: the CPU does it */
         gpu_stage_create(out, &ignored);

@@ -9,6 +9,7 @@
 #include "decode_job.h"
 #include "decode_render.h"
 #include "error.h"
+#include "gpu_stage.h"
 #include "image_formats.h"
 
 /* The rendering's warnings, each told once however many strips repeat it. */
@@ -90,9 +91,12 @@ static bool can_stream(const decode_job *job, gj2k_file_format format,
  * 32000x32000 grey image: 24.8 s whole, 11.4 s in strips, on 2 cores). */
 #define STREAM_SAMPLES ((uint64_t)1 << 26)
 
-static bool gpu_may_decode(const gj2k_decode_options *options)
+/* Whether the GPU may take the decoding of `samples` samples: asks the
+ * device only when --device would use it (starting CUDA costs). */
+static bool gpu_may_decode(const gj2k_decode_options *options, uint64_t samples)
 {
-    if (options->device == GJ2K_DEVICE_CPU)
+    if (options->device == GJ2K_DEVICE_CPU ||
+        (options->device == GJ2K_DEVICE_AUTO && samples < GPU_STAGE_AUTO_MIN_DECODE_SAMPLES))
         return false;
     gj2k_device_info info;
     gj2k_device_probe(&info);
@@ -141,7 +145,7 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
     bool stream = status == GJ2K_OK && can_stream(&job, format, write_options);
     uint64_t bytes = stream ? decode_job_image_bytes(&job, job.reduced) : 0;
     if (stream && job.options->strip_rows == 0 && bytes <= job.memory.limit / 2)
-        stream = bytes / 4 >= STREAM_SAMPLES && !gpu_may_decode(job.options);
+        stream = bytes / 4 >= STREAM_SAMPLES && !gpu_may_decode(job.options, bytes / 4);
     if (stream) {
         status = decode_streamed(&job, output, format, write_options, error);
     } else if (status == GJ2K_OK) {

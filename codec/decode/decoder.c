@@ -424,7 +424,8 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
                                      .warning_user = options->warning_user};
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     if (status == GJ2K_OK)
-        status = gpu_stage_open(options->device, image_samples(image), &settings.gpu, error);
+        status = gpu_stage_open(options->device, image_samples(image),
+                                GPU_STAGE_AUTO_MIN_DECODE_SAMPLES, &settings.gpu, error);
     reserve_gpu(cs, options->reduce, &settings);
     /* Tier-1 goes to the GPU with the transforms (else, or when it cannot open, the CPU's) */
     gj2k_error unused = {0};

@@ -307,6 +307,7 @@ static void plan_codeblock_layout(forward_plane *plane, const tile_component *tc
 /* The same stages on the GPU (gpu_stage.h): its results are the CPU's bits. */
 static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, parallel_pool *pool,
                                     forward_plane *planes, uint32_t n, plane_gate *readiness,
+                                    int32_t *device_output, uint8_t *device_fractions,
                                     gj2k_error *error)
 {
     gpu_forward_plane *jobs = calloc(n, sizeof *jobs);
@@ -333,6 +334,13 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, par
                                       .fractions = planes[c].fractions,
                                       .steps = steps + (size_t)c * J2K_MAX_SUBBANDS,
                                       .layout = planes[c].blocks ? planes[c].layout : NULL};
+        if (device_output != NULL) { /* the planes back to back, as Tier-1's spans */
+            jobs[c].device_output = device_output;
+            jobs[c].device_fractions = device_fractions;
+            device_output += rect_area(planes[c].rect);
+            if (device_fractions != NULL)
+                device_fractions += rect_area(planes[c].rect);
+        }
     }
     if (status == GJ2K_OK)
         status = gpu_forward(gpu, jobs, n, plan->reversible, plan->cod.mct != 0,
@@ -358,7 +366,7 @@ static void *run_gpu_transform(void *argument)
 {
     gpu_transform_job *job = argument;
     job->status = transform_on_gpu(job->plan, job->gpu, job->pool, job->planes, job->n,
-                                   &job->readiness, &job->error);
+                                   &job->readiness, NULL, NULL, &job->error);
     if (job->status != GJ2K_OK)
         plane_gate_fail(&job->readiness);
     else
@@ -478,9 +486,10 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
     return status;
 }
 
-/* Tier-1 of the tile's blocks (the coefficients in the code-block layout)
- * on the GPU, in batches of at most GPU_TIER1_BATCH_SAMPLES; the few that
- * outgrow the room the GPU gives them are coded on the CPU threads. */
+/* Tier-1 of the tile's blocks on the GPU, their coefficients (in the
+ * code-block layout) left in its input memory by the transforms, in
+ * batches of at most GPU_TIER1_BATCH_SAMPLES; the few that outgrow the room
+ * the GPU gives them are coded on the CPU threads. */
 static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
                                       parallel_pool *pool, encoded_tile *tile,
                                       forward_plane *planes, const int32_t **origins,
@@ -493,8 +502,8 @@ static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
     if (spans == NULL || overflow == NULL)
         status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
     for (uint32_t c = 0; c < n && status == GJ2K_OK; c++)
-        spans[c] = (tier1_gpu_span){planes[c].integers, planes[c].fractions,
-                                    rect_area(planes[c].rect)};
+        spans[c] = (tier1_gpu_span){.samples = rect_area(planes[c].rect), .resident = true,
+                                    .resident_fractions = planes[c].fractions != NULL};
     size_t num_overflow = 0;
     for (size_t first = 0; first < tile->num_blocks && status == GJ2K_OK;) {
         size_t last = first, samples = 0;
@@ -509,6 +518,21 @@ static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
         status = code_batch_on_gpu(plan, gpu, pool, tile, planes, spans, origins, first,
                                    last - first, overflow, &num_overflow, error);
         first = last;
+    }
+    /* the few that outgrew their room: their coefficients down, coded here */
+    for (size_t k = 0; k < num_overflow && status == GJ2K_OK; k++) {
+        const encoded_block *eb = &tile->blocks[overflow[k]];
+        const forward_plane *plane = &planes[eb->component];
+        size_t offset = (size_t)(origins[overflow[k]] - plane->integers);
+        size_t base = 0;
+        for (uint32_t c = 0; c < eb->component; c++)
+            base += spans[c].samples;
+        dwt_rect r = eb->block->rect;
+        status = tier1_gpu_encoder_fetch(gpu->tier1, base + offset,
+                                         (size_t)(r.x1 - r.x0) * (r.y1 - r.y0),
+                                         plane->integers + offset,
+                                         plane->fractions ? plane->fractions + offset : NULL,
+                                         error);
     }
     if (status == GJ2K_OK && num_overflow > 0)
         status = code_blocks(plan, pool, tile, planes, origins, NULL, overflow, num_overflow,
@@ -584,7 +608,17 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             plan_codeblock_layout(&planes[c], &out->components[c]);
         status = list_blocks(out, planes, &origins, error);
         if (status == GJ2K_OK && whole && devices->tier1 != NULL) {
-            status = transform_on_gpu(plan, gpu, pool, planes, n, NULL, error);
+            /* GPU-resident: the coefficients stay there for Tier-1 */
+            size_t samples = 0;
+            for (uint32_t c = 0; c < n; c++)
+                samples += rect_area(planes[c].rect);
+            int32_t *device_output = NULL;
+            uint8_t *device_fractions = NULL;
+            status = tier1_gpu_encoder_input(devices->tier1, samples, !plan->reversible,
+                                             &device_output, &device_fractions, error);
+            if (status == GJ2K_OK)
+                status = transform_on_gpu(plan, gpu, pool, planes, n, NULL, device_output,
+                                          device_fractions, error);
             transformed = now_seconds();
             if (status == GJ2K_OK)
                 status = code_blocks_on_gpu(plan, devices, pool, out, planes, origins, error);

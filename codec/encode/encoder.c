@@ -412,7 +412,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = parallel_pool_create(run.plan.threads, &run.pool, error);
     double opening = now_seconds();
     if (status == GJ2K_OK)
-        status = gpu_stage_open(options->device, run.plan.total_samples, &run.gpu.stage, error);
+        status = gpu_stage_open(options->device, run.plan.total_samples,
+                                GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES, &run.gpu.stage, error);
     gj2k_error unused = {0};
     if (status == GJ2K_OK && run.gpu.stage != NULL &&
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)

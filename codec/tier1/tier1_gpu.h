@@ -62,11 +62,15 @@ gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_si
 /* ------------------------------------------------------------- encoder */
 
 /* Where a batch's coefficients come from: one array of them (and of their
- * fractions, or NULL: the reversible path), code-block by code-block. */
+ * fractions, or NULL: the reversible path), code-block by code-block; or,
+ * when `resident`, the encoder's input memory (tier1_gpu_encoder_input),
+ * at the span's place: after the samples of the spans before it. */
 typedef struct tier1_gpu_span {
     const int32_t *coefficients;
     const uint8_t *fractions;
     size_t samples;
+    bool resident;            /* the pointers are not read; then: */
+    bool resident_fractions;  /*   whether fractions are there too */
 } tier1_gpu_span;
 
 /* One block of a batch to encode: its coefficients at `offset` in span
@@ -102,6 +106,22 @@ void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned bytes_per_sampl
  * each (1..32; the default, 1, measured fastest: the others idle, so that a
  * warp never runs diverging blocks one branch after another). */
 void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes);
+
+/* Device memory for `samples` coefficients (and as many fractions, when
+ * asked) where a batch's resident spans lie, for the GPU's transforms to
+ * write into (gpu_forward_plane's device_output): kept until a call asks
+ * for more. The batch leaves it as it was. */
+gj2k_status tier1_gpu_encoder_input(tier1_gpu_encoder *gpu, size_t samples, bool fractions,
+                                    int32_t **coefficients, uint8_t **fraction_bytes,
+                                    gj2k_error *error);
+/* Copies `count` coefficients (and fractions, when not NULL) from the input
+ * memory at `offset` to the host, or from the host there. */
+gj2k_status tier1_gpu_encoder_fetch(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                                    int32_t *coefficients, uint8_t *fractions,
+                                    gj2k_error *error);
+gj2k_status tier1_gpu_encoder_put(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                                  const int32_t *coefficients, const uint8_t *fractions,
+                                  gj2k_error *error);
 
 /* Encodes blocks[0 .. count) of the spans. results[i] tells of block i;
  * the bytes of all blocks land in *data (*data_size bytes) and their passes

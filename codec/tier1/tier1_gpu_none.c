@@ -56,3 +56,29 @@ gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans
 void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes) { (void)gpu, (void)lanes; }
 
 void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes) { (void)gpu, (void)lanes; }
+
+gj2k_status tier1_gpu_encoder_input(tier1_gpu_encoder *gpu, size_t samples, bool fractions,
+                                    int32_t **coefficients, uint8_t **fraction_bytes,
+                                    gj2k_error *error)
+{
+    (void)gpu, (void)samples, (void)fractions;
+    *coefficients = NULL;
+    *fraction_bytes = NULL;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+gj2k_status tier1_gpu_encoder_fetch(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                                    int32_t *coefficients, uint8_t *fractions,
+                                    gj2k_error *error)
+{
+    (void)gpu, (void)offset, (void)count, (void)coefficients, (void)fractions;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+gj2k_status tier1_gpu_encoder_put(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                                  const int32_t *coefficients, const uint8_t *fractions,
+                                  gj2k_error *error)
+{
+    (void)gpu, (void)offset, (void)count, (void)coefficients, (void)fractions;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}

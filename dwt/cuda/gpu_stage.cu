@@ -489,8 +489,15 @@ static gj2k_status forward_download(gpu_stage *g, gpu_forward_plane *planes, boo
         return GJ2K_OK;
     gpu_forward_plane *p = &planes[pending->index];
     size_t area = rect_area(p->rect);
-    gj2k_status status = download_pending(g, pending, p->output, area * 4,
-                                          reversible ? nullptr : p->fractions, area, error);
+    gj2k_status status = GJ2K_OK;
+    if (p->device_output != nullptr) { /* the outputs stay: wait for their kernels only */
+        pending->active = false;
+        GPU_CHECK(cudaEventSynchronize(g->kernels_done[pending->set]), "forward transform");
+        unregister_all(&pending->registered);
+    } else {
+        status = download_pending(g, pending, p->output, area * 4,
+                                  reversible ? nullptr : p->fractions, area, error);
+    }
     if (status == GJ2K_OK && done != nullptr)
         done(done_user, pending->index);
     return status;
@@ -503,14 +510,16 @@ static gj2k_status forward_plane(gpu_stage *g, gpu_forward_plane *p, bool revers
                                  gj2k_error *error)
 {
     void *scratch[2] = {g->work[1], g->work[2]};
+    void *values = p->device_output != nullptr ? (void *)p->device_output : g->values[set];
+    uint8_t *fractions = p->device_output != nullptr ? p->device_fractions : g->fractions[set];
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status = reversible
                  ? forward_levels<true>(g, in, first, p->rect, p->levels, nullptr, p->layout,
-                                        g->values[set], nullptr, nullptr, scratch,
+                                        values, nullptr, nullptr, scratch,
                                         narrow_53_holds(p->input_bytes, p->levels), error)
                  : forward_levels<false>(g, in, first, p->rect, p->levels, p->steps, p->layout,
-                                         nullptr, (int32_t *)g->values[set], g->fractions[set],
-                                         scratch, false, error);
+                                         nullptr, (int32_t *)values, fractions, scratch, false,
+                                         error);
     phase_end(g);
     if (status != GJ2K_OK)
         return status;
@@ -541,6 +550,11 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 done(done_user, c + k);
             c += group;
             continue;
+        }
+        if (n > g->capacity && planes[c].device_output != nullptr) {
+            status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                               "GPU stage: a plane kept on the device must fit its buffers");
+            break;
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = forward_download(g, planes, reversible, &pending, done, done_user, error);

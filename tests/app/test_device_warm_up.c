@@ -51,14 +51,14 @@ static void starts_only_when_wanted(void)
 {
     device_warm_up w;
     double ms = -1.0;
-    device_warm_up_start(&w, GJ2K_DEVICE_CPU, UINT64_MAX);
+    device_warm_up_start(&w, GJ2K_DEVICE_CPU, UINT64_MAX, 1);
     CHECK(!w.started);
     CHECK(!device_warm_up_finish(&w, &ms));
-    device_warm_up_start(&w, GJ2K_DEVICE_AUTO, 1000);
+    device_warm_up_start(&w, GJ2K_DEVICE_AUTO, 1000, 1001);
     CHECK(!w.started);
     gj2k_device_info info;
     gj2k_device_probe(&info);
-    device_warm_up_start(&w, GJ2K_DEVICE_GPU, 0);
+    device_warm_up_start(&w, GJ2K_DEVICE_GPU, 0, 1);
     CHECK(w.started);
     CHECK_EQ(device_warm_up_finish(&w, &ms), info.device_count > 0);
     CHECK(ms >= 0.0);

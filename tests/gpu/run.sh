@@ -82,6 +82,9 @@ for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
   [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; tests_rc=$((tests_rc | PIPESTATUS[0])); }
 done
 
+# Whole processes, CPU against GPU and auto, 4K and 8K (what --device auto weighs).
+[ -f .bench/photo4k.ppm ] && bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
+
 # Side by side with OpenJPEG and Grok when they were carried along
 # (../shared/tools/peers.sh .peers; JPEG 2000 files to decode in .bench/).
 if [ -f .peers/env.sh ] && [ -d .bench ]; then
@@ -130,5 +133,6 @@ cat "$logs/memcheck.txt"
 grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
+[ -f "$logs/whole-process.txt" ] && grep -E 'ms  gpu|DIFFER' "$logs/whole-process.txt" | sed 's/^/whole: /'
 [ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc

@@ -1,7 +1,7 @@
 /* tier1_encode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
  * tier1_encode_block.h's encoder: the coefficients become sign-magnitude
- * words in place, the flags and the coder's snapshots live in global
- * scratch, the bytes go to a slot of fixed room per block. A second kernel
+ * words in scratch (the input stays, for a block the host must code), the
+ * flags and the coder's snapshots live in global scratch, the bytes go to a slot of fixed room per block. A second kernel
  * gathers every block's bytes and passes, back to back in block order, for
  * one download each. Every CUDA call and launch is checked; failures become
  * GJ2K_ERROR_DEVICE. */
@@ -32,7 +32,7 @@ struct DeviceBlock {
 };
 
 __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_t lanes,
-                              int32_t *coefficients,
+                              const int32_t *coefficients, uint32_t *words,
                               const uint8_t *fractions, uint8_t *slots, uint32_t *flags,
                               tier1_pass_info *passes, mq_snapshot *snapshots,
                               tier1_gpu_encoded *results)
@@ -49,7 +49,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
         results[i] = r;
         return;
     }
-    uint32_t *magnitudes = (uint32_t *)(coefficients + d.input);
+    uint32_t *magnitudes = words + d.input;
     bool bad = false;
     unsigned planes = tier1_planes_of(
         tier1_encode_load(coefficients + d.input, d.width, d.width, d.height, magnitudes, &bad));
@@ -102,7 +102,7 @@ struct tier1_gpu_encoder {
     cudaStream_t stream = nullptr;
     unsigned room = kDefaultRoom;
     unsigned lanes = tier1_cuda::kDefaultLanes;
-    Buffer coefficients, fractions, blocks, slots, flags, passes, snapshots, results, data,
+    Buffer coefficients, fractions, words, blocks, slots, flags, passes, snapshots, results, data,
         passes_out;
 };
 
@@ -143,6 +143,58 @@ extern "C" void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned byte
     gpu->room = bytes_per_sample ? bytes_per_sample : kDefaultRoom;
 }
 
+extern "C" gj2k_status tier1_gpu_encoder_input(tier1_gpu_encoder *gpu, size_t samples,
+                                               bool fractions, int32_t **coefficients,
+                                               uint8_t **fraction_bytes, gj2k_error *error)
+{
+    cudaError_t e = gpu->coefficients.reserve(samples * sizeof(int32_t));
+    if (e == cudaSuccess)
+        e = gpu->fractions.reserve(fractions ? samples : 0);
+    if (e != cudaSuccess)
+        return device_fail(error, e, "allocation");
+    *coefficients = gpu->coefficients.as<int32_t>();
+    *fraction_bytes = fractions ? gpu->fractions.as<uint8_t>() : nullptr;
+    return GJ2K_OK;
+}
+
+/* Copies between the input memory and the host, either way. */
+static gj2k_status copy_input(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                              int32_t *host_coefficients, uint8_t *host_fractions, bool down,
+                              gj2k_error *error)
+{
+    if ((offset + count) * sizeof(int32_t) > gpu->coefficients.capacity ||
+        (host_fractions != nullptr && offset + count > gpu->fractions.capacity))
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "GPU Tier-1: outside the input");
+    int32_t *device = gpu->coefficients.as<int32_t>() + offset;
+    uint8_t *device_fractions = gpu->fractions.as<uint8_t>() + offset;
+    cudaMemcpyKind kind = down ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
+    cudaError_t e = cudaMemcpyAsync(down ? (void *)host_coefficients : (void *)device,
+                                    down ? (const void *)device : (const void *)host_coefficients,
+                                    count * sizeof(int32_t), kind, gpu->stream);
+    if (e == cudaSuccess && host_fractions != nullptr)
+        e = cudaMemcpyAsync(down ? (void *)host_fractions : (void *)device_fractions,
+                            down ? (const void *)device_fractions : (const void *)host_fractions,
+                            count, kind, gpu->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(gpu->stream);
+    return e == cudaSuccess ? GJ2K_OK : device_fail(error, e, down ? "download" : "upload");
+}
+
+extern "C" gj2k_status tier1_gpu_encoder_fetch(tier1_gpu_encoder *gpu, size_t offset,
+                                               size_t count, int32_t *coefficients,
+                                               uint8_t *fractions, gj2k_error *error)
+{
+    return copy_input(gpu, offset, count, coefficients, fractions, true, error);
+}
+
+extern "C" gj2k_status tier1_gpu_encoder_put(tier1_gpu_encoder *gpu, size_t offset, size_t count,
+                                             const int32_t *coefficients,
+                                             const uint8_t *fractions, gj2k_error *error)
+{
+    return copy_input(gpu, offset, count, const_cast<int32_t *>(coefficients),
+                      const_cast<uint8_t *>(fractions), false, error);
+}
+
 /* The host's side of a batch: the blocks as the kernels see them, the
  * spans' places in the batch and the scratch each needs. */
 struct batch_plan {
@@ -168,7 +220,8 @@ static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span
     for (size_t s = 0; s < num_spans; s++) {
         plan->span_base[s] = plan->samples;
         plan->samples += spans[s].samples;
-        plan->fractions = plan->fractions || spans[s].fractions != nullptr;
+        plan->fractions = plan->fractions || (spans[s].resident ? spans[s].resident_fractions
+                                                                : spans[s].fractions != nullptr);
     }
     for (size_t i = 0; i < count; i++) {
         const tier1_gpu_encode_block *k = &blocks[i];
@@ -188,7 +241,8 @@ static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span
             d.height = k->height;
             d.band = k->band;
             d.style = k->style;
-            d.fractions = spans[k->span].fractions != nullptr;
+            d.fractions = spans[k->span].resident ? spans[k->span].resident_fractions
+                                                  : spans[k->span].fractions != nullptr;
             plan->slots += d.room;
             plan->flags += (uint64_t)(k->width + 2) * (k->height + 2);
         }
@@ -207,6 +261,7 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
     *what = "allocation";
     if ((e = gpu->coefficients.reserve(plan->samples * sizeof(int32_t))) != cudaSuccess ||
         (e = gpu->fractions.reserve(plan->fractions ? plan->samples : 0)) != cudaSuccess ||
+        (e = gpu->words.reserve(plan->samples * sizeof(uint32_t))) != cudaSuccess ||
         (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) != cudaSuccess ||
         (e = gpu->slots.reserve(plan->slots)) != cudaSuccess ||
         (e = gpu->flags.reserve(plan->flags * sizeof(uint32_t))) != cudaSuccess ||
@@ -219,7 +274,7 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
     *what = "upload";
     for (size_t k = 0; k < num_spans; k++) {
         uint64_t base = plan->span_base[k];
-        if (spans[k].samples == 0)
+        if (spans[k].samples == 0 || spans[k].resident)
             continue;
         e = cudaMemcpyAsync(gpu->coefficients.as<int32_t>() + base, spans[k].coefficients,
                             spans[k].samples * sizeof(int32_t), cudaMemcpyHostToDevice, s);
@@ -235,6 +290,7 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
     *what = "kernel";
     encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads, 0, s>>>(
         gpu->blocks.as<DeviceBlock>(), (uint32_t)count, gpu->lanes, gpu->coefficients.as<int32_t>(),
+        gpu->words.as<uint32_t>(),
         gpu->fractions.as<uint8_t>(), gpu->slots.as<uint8_t>(), gpu->flags.as<uint32_t>(),
         gpu->passes.as<tier1_pass_info>(), gpu->snapshots.as<mq_snapshot>(),
         gpu->results.as<tier1_gpu_encoded>());
@@ -297,6 +353,14 @@ extern "C" gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_
     batch_plan plan;
     if (plan_batch(gpu, spans, num_spans, blocks, count, results, &plan) != GJ2K_OK)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = 0; k < num_spans; k++)
+        if (spans[k].resident &&
+            ((plan.span_base[k] + spans[k].samples) * sizeof(int32_t) >
+                 gpu->coefficients.capacity ||
+             (spans[k].resident_fractions &&
+              plan.span_base[k] + spans[k].samples > gpu->fractions.capacity)))
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "GPU Tier-1: span %zu lies outside the input memory", k);
     const char *what = "";
     cudaError_t e = encode_on_device(gpu, spans, num_spans, count, &plan, results, &what);
     size_t bytes = 0, total_passes = 0;

@@ -2,8 +2,9 @@
  * against the host's (tier1_encode_block_with_fractions) on fresh random
  * blocks: every code-block style, sizes from 1x1 to 1024x4 and 64x64, 1-31
  * planes, every band, with and without fractions, spread over several
- * spans; a few the encoder must refuse, and a round with too little room
- * so that blocks overflow. Every byte, plane count, truncation point and
+ * spans in host memory or already in the encoder's input memory; a few
+ * the encoder must refuse, and a round with too little room so that
+ * blocks overflow (the input memory must keep them for the host). Every byte, plane count, truncation point and
  * distortion reduction is compared. Skips where there is no GPU (or no
  * CUDA in the build). `test_tier1_encode_gpu bench` prints the time of a
  * batch of 64x64 blocks on either side. */
@@ -60,11 +61,52 @@ static void batch_free(batch *b)
     }
 }
 
-static void spans_of(const batch *b, tier1_gpu_span spans[NUM_SPANS])
+/* The batch's spans in host memory, or put in the encoder's input memory
+ * first (`resident`). */
+static void spans_of(tier1_gpu_encoder *gpu, const batch *b, bool resident,
+                     tier1_gpu_span spans[NUM_SPANS])
 {
+    size_t total = 0;
     for (int s = 0; s < NUM_SPANS; s++)
-        spans[s] = (tier1_gpu_span){b->coefficients[s], s == 2 ? NULL : b->fractions[s],
-                                    b->samples[s]};
+        total += b->samples[s];
+    int32_t *device = NULL;
+    uint8_t *device_fractions = NULL;
+    gj2k_error error = {0};
+    if (resident)
+        CHECK(tier1_gpu_encoder_input(gpu, total, true, &device, &device_fractions, &error) ==
+              GJ2K_OK);
+    size_t base = 0;
+    for (int s = 0; s < NUM_SPANS; s++) {
+        const uint8_t *fractions = s == 2 ? NULL : b->fractions[s];
+        spans[s] = (tier1_gpu_span){.coefficients = b->coefficients[s], .fractions = fractions,
+                                    .samples = b->samples[s], .resident = resident,
+                                    .resident_fractions = fractions != NULL};
+        if (resident)
+            CHECK(tier1_gpu_encoder_put(gpu, base, b->samples[s], b->coefficients[s], fractions,
+                                        &error) == GJ2K_OK);
+        base += b->samples[s];
+    }
+}
+
+/* The input memory holds the spans still (a block the host must code
+ * comes from there). */
+static bool input_kept(tier1_gpu_encoder *gpu, const batch *b)
+{
+    bool same = true;
+    size_t base = 0;
+    gj2k_error error = {0};
+    for (int s = 0; s < NUM_SPANS && same; s++) {
+        size_t n = b->samples[s] ? b->samples[s] : 1;
+        int32_t *q = xmalloc(n * sizeof *q);
+        uint8_t *f = xmalloc(n);
+        same = tier1_gpu_encoder_fetch(gpu, base, b->samples[s], q, s == 2 ? NULL : f, &error) ==
+                   GJ2K_OK &&
+               memcmp(q, b->coefficients[s], b->samples[s] * sizeof *q) == 0 &&
+               (s == 2 || memcmp(f, b->fractions[s], b->samples[s]) == 0);
+        free(q), free(f);
+        base += b->samples[s];
+    }
+    return same;
 }
 
 static tier1_gpu_encoder *open_gpu(void)
@@ -118,10 +160,10 @@ static bool same_block(const batch *b, size_t i, const tier1_gpu_encoded *got,
     return same;
 }
 
-static bool same_encode(tier1_gpu_encoder *gpu, const batch *b, unsigned room)
+static bool same_encode(tier1_gpu_encoder *gpu, const batch *b, unsigned room, bool resident)
 {
     tier1_gpu_span spans[NUM_SPANS];
-    spans_of(b, spans);
+    spans_of(gpu, b, resident, spans);
     tier1_gpu_encoded *results = xmalloc((b->count + 1) * sizeof *results);
     memset(results, 0xA5, (b->count + 1) * sizeof *results); /* poisoned */
     uint8_t *data = NULL;
@@ -149,6 +191,8 @@ static bool same_encode(tier1_gpu_encoder *gpu, const batch *b, unsigned room)
         overflowed += results[i].status == GJ2K_ERROR_LIMIT;
     }
     same = same && bytes == data_size && total_passes == num_passes;
+    if (resident)
+        CHECK(input_kept(gpu, b));
     if (room == 1) /* the round meant to overflow must have */
         CHECK(overflowed > 0);
     tier1_workspace_destroy(ws);
@@ -183,7 +227,8 @@ static void gpu_matches_host(void)
         b.blocks[3].span = NUM_SPANS;
         static const unsigned lanes[] = {1, 32, 5};
         tier1_gpu_encoder_set_lanes(gpu, lanes[round % 3]);
-        CHECK(same_encode(gpu, &b, overflow_round ? 1 : 0));
+        /* rounds 1 and 3 (the overflowing one) from the input memory */
+        CHECK(same_encode(gpu, &b, overflow_round ? 1 : 0, round % 2 == 1));
         batch_free(&b);
     }
     tier1_gpu_encoder_destroy(gpu);
@@ -215,7 +260,7 @@ static void bench(void)
         b.blocks[k] = (tier1_gpu_encode_block){.span = 0, .offset = k * area, .width = 64,
                                                .height = 64, .band = DWT_BAND_HH};
     b.count = count;
-    tier1_gpu_span span = {b.coefficients[0], NULL, b.samples[0]};
+    tier1_gpu_span span = {.coefficients = b.coefficients[0], .samples = b.samples[0]};
     tier1_gpu_encoded *r = xmalloc(count * sizeof *r);
     gj2k_error error = {0};
     size_t bytes = 0;
