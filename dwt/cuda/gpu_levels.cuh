@@ -301,8 +301,10 @@ static gj2k_status inverse_levels(gpu_stage *g, const void *bands, bool dequanti
         return GJ2K_OK;
     if (ll == out)
         return GJ2K_OK;
-    /* No level ran: the samples are the coefficients. */
+    /* No level ran: the samples are the coefficients (none: no launch). */
     size_t n = rect_area(tile);
+    if (n == 0)
+        return GJ2K_OK;
     if (ll_quantized) {
         dequantize_plane<T><<<blocks_for(n), kThreads, 0, g->stream>>>(
             (const int32_t *)ll, half_steps != nullptr ? half_steps[0] : 0.0f, (T *)out, n);
