@@ -254,6 +254,12 @@ typedef struct gj2k_decode_report {
     uint32_t num_components;   /* in the codestream (before rendering) */
     uint32_t strips;           /* strips of rows decoded (strip_rows); 0: whole tiles */
     bool streamed;             /* gj2k_decode_to_file wrote each strip as it was decoded */
+    /* Where the time went, in ms of wall time: reading the file and parsing
+     * its headers (gj2k_decode_to_file), opening the GPU stage (0 without
+     * one), the tiles (Tier-2, Tier-1, the inverse transforms and the
+     * samples into the image; with streaming, their writing too), and
+     * writing the output file (gj2k_decode_to_file, unless streamed). */
+    double read_ms, open_ms, tiles_ms, write_ms;
 } gj2k_decode_report;
 
 /* What to decode and how to render it; zero-initialised means: the whole

@@ -4,6 +4,7 @@
  * grows with the image's width, not its height. */
 #include <stdlib.h>
 
+#include "clock.h"
 #include "decode_job.h"
 #include "error.h"
 #include "image_formats.h"
@@ -162,6 +163,7 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
         image_component_place(&layout.components[c], layout.x0, layout.y0, layout.x1, layout.y1,
                               siz->components[c].dx, siz->components[c].dy);
     }
+    double start = now_seconds();
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     uint32_t tiles = 0, missing = 0, first_missing = 0;
     for (uint32_t ty = 0; ty < siz->tiles_down && status == GJ2K_OK; ty++) {
@@ -180,6 +182,7 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
     }
     decode_job_warn_missing(job, missing, first_missing);
     job->report.num_tiles = status == GJ2K_OK ? tiles : 0;
+    job->report.tiles_ms += (now_seconds() - start) * 1e3;
     free(layout.components);
     parallel_pool_destroy(settings.pool);
     return status;

@@ -9,6 +9,7 @@
 #include "decode_job.h"
 #include "decode_render.h"
 #include "error.h"
+#include "clock.h"
 #include "gpu_stage.h"
 #include "image_formats.h"
 
@@ -138,9 +139,11 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
     uint8_t *data = NULL;
     size_t size = 0;
     decode_job job = {.options = options};
+    double start = now_seconds();
     gj2k_status status = file_read_all(input, &data, &size, error);
     if (status == GJ2K_OK)
         status = decode_job_open(&job, data, size, options, error);
+    job.report.read_ms = (now_seconds() - start) * 1e3;
     gj2k_file_format format = gj2k_format_from_path(output);
     bool stream = status == GJ2K_OK && can_stream(&job, format, write_options);
     uint64_t bytes = stream ? decode_job_image_bytes(&job, job.reduced) : 0;
@@ -151,8 +154,10 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
     } else if (status == GJ2K_OK) {
         gj2k_image *image = NULL;
         status = decode_job_image(&job, &image, error);
+        double writing = now_seconds();
         if (status == GJ2K_OK)
             status = gj2k_image_write_file(image, output, write_options, error);
+        job.report.write_ms = (now_seconds() - writing) * 1e3;
         gj2k_image_destroy(image);
     }
     decode_job_close(&job);

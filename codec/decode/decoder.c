@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "codestream.h"
 #include "dwt.h"
 #include "error.h"
@@ -20,6 +21,7 @@
 #include "memory_budget.h"
 #include "tile_decoder.h"
 #include "tier1_gpu.h"
+#include "clock.h"
 #include "decode_job.h"
 
 /* Tile-components to decode per byte, besides a fixed allowance: each one
@@ -422,6 +424,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
                                      .memory = memory,
                                      .warning = options->warning,
                                      .warning_user = options->warning_user};
+    double opening = now_seconds();
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, image_samples(image),
@@ -431,6 +434,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     gj2k_error unused = {0};
     if (settings.gpu != NULL && tier1_gpu_create(&settings.tier1_gpu, &unused) != GJ2K_OK)
         settings.tier1_gpu = NULL;
+    double tiles = now_seconds();
     gj2k_decode_report report = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
     uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
@@ -470,6 +474,9 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
         if (error != NULL)
             *error = finish_error;
     }
+    job->report.tiles_ms += (now_seconds() - tiles) * 1e3;
+    if (settings.gpu != NULL)
+        job->report.open_ms += (tiles - opening) * 1e3;
     report.gpu_blocks = tier1_gpu_blocks(settings.tier1_gpu);
     tier1_gpu_destroy(settings.tier1_gpu);
     gpu_stage_destroy(settings.gpu);
