@@ -14,8 +14,11 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 
 step() { echo "== $*"; }
 step "configure and build (CUDA on, sm_90)"
+# nvJPEG2000 for the side-by-side benchmark, when carried (.nvjpeg2k: the
+# wheel's nvidia/nvjpeg2k folder, include/ and lib/).
+nvjpeg2k=(); [ -f .nvjpeg2k/include/nvjpeg2k.h ] && nvjpeg2k=(-DGJ2K_NVJPEG2K_DIR="$PWD/.nvjpeg2k")
 cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA=ON \
-      -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON >"$logs/configure.txt" 2>&1 \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
@@ -82,6 +85,12 @@ for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
   [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; tests_rc=$((tests_rc | PIPESTATUS[0])); }
 done
 
+# gj2k against nvJPEG2000, memory to memory, when it was carried.
+if [ -x build/gpu/gj2k_nvjpeg2k_bench ] && [ -f .bench/photo4k.ppm ]; then
+  build/gpu/gj2k_nvjpeg2k_bench .bench/photo4k.ppm 5 | tee "$logs/nvjpeg2k.txt"
+  tests_rc=$((tests_rc | PIPESTATUS[0]))
+fi
+
 # Whole processes, CPU against GPU and auto, 4K and 8K (what --device auto weighs).
 [ -f .bench/photo4k.ppm ] && bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
 
@@ -133,6 +142,7 @@ cat "$logs/memcheck.txt"
 grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
+[ -f "$logs/nvjpeg2k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k.txt" | sed 's/^/nvjpeg2k: /'
 [ -f "$logs/whole-process.txt" ] && grep -E 'ms  gpu|DIFFER' "$logs/whole-process.txt" | sed 's/^/whole: /'
 [ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc
