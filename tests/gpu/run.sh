@@ -21,6 +21,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
 
@@ -39,6 +40,10 @@ if [ "${1:-}" = quick ]; then
   for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
     [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; rc=$((rc | PIPESTATUS[0])); }
   done
+  if [ -x build/gpu/gj2k_nvjpeg2k_bench ] && [ -f .bench/photo4k.ppm ]; then
+    build/gpu/gj2k_nvjpeg2k_bench .bench/photo4k.ppm 5 | tee "$logs/nvjpeg2k.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  fi
   exit "$rc"
 fi
 

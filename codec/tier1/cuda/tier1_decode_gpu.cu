@@ -29,7 +29,7 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
                               int32_t *coefficients, uint8_t *lowest, tier1_gpu_result *results)
 {
     /* the decoder's state, its contexts indexed by symbol: shared memory */
-    __shared__ tier1_block_decoder decoders[kThreads];
+    extern __shared__ __align__(16) unsigned char shared[];
     uint32_t i = tier1_cuda::block_of_thread(blockIdx.x * blockDim.x + threadIdx.x, lanes, count);
     if (i >= count || !blocks[i].run)
         return;
@@ -47,7 +47,8 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
     uint32_t *flags = scratch + blocks[i].scratch_offset;
     uint32_t *magnitudes = flags + (size_t)(b.width + 2) * (b.height + 2);
     tier1_decode_result result = {0, 0};
-    gj2k_status status = tier1_decode_block_in(&request, &decoders[threadIdx.x], flags, magnitudes,
+    tier1_block_decoder *decoder = (tier1_block_decoder *)shared + tier1_cuda::state_slot(lanes);
+    gj2k_status status = tier1_decode_block_in(&request, decoder, flags, magnitudes,
                                                coefficients + b.output_offset, b.width,
                                                lowest + b.output_offset, &result);
     results[i].status = status;
@@ -167,7 +168,9 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
             (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
                                  cudaMemcpyHostToDevice, s)) == cudaSuccess) {
             what = "kernel";
-            decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads, 0, s>>>(
+            decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
+                            tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder)),
+                            s>>>(
                 (const uint8_t *)gpu->data.data, (const tier1_segment *)gpu->segments.data,
                 (const DeviceBlock *)gpu->blocks.data, (uint32_t)count, gpu->lanes,
                 (uint32_t *)gpu->scratch.data, (int32_t *)gpu->coefficients.data,

@@ -38,7 +38,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
                               tier1_gpu_encoded *results)
 {
     /* the encoder's state, its contexts indexed by symbol: shared memory */
-    __shared__ tier1_block_encoder encoders[kThreads];
+    extern __shared__ __align__(16) unsigned char shared[];
     uint32_t i = tier1_cuda::block_of_thread(blockIdx.x * blockDim.x + threadIdx.x, lanes, count);
     if (i >= count)
         return;
@@ -56,7 +56,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
     if (bad || planes > TIER1_MAX_PLANES) {
         r.status = GJ2K_ERROR_INVALID_ARGUMENT;
     } else if (planes > 0) {
-        tier1_block_encoder *b = &encoders[threadIdx.x];
+        tier1_block_encoder *b = (tier1_block_encoder *)shared + tier1_cuda::state_slot(lanes);
         b->mag = magnitudes;
         b->width = d.width;
         b->height = d.height;
@@ -288,7 +288,8 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
                              cudaMemcpyHostToDevice, s)) != cudaSuccess)
         return e;
     *what = "kernel";
-    encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads, 0, s>>>(
+    encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
+                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_encoder)), s>>>(
         gpu->blocks.as<DeviceBlock>(), (uint32_t)count, gpu->lanes, gpu->coefficients.as<int32_t>(),
         gpu->words.as<uint32_t>(),
         gpu->fractions.as<uint8_t>(), gpu->slots.as<uint8_t>(), gpu->flags.as<uint32_t>(),

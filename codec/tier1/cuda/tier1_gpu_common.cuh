@@ -40,6 +40,17 @@ __device__ inline uint32_t block_of_thread(uint32_t t, uint32_t lanes, uint32_t 
     return lane < lanes && i < count ? i : count;
 }
 
+/* Where thread threadIdx.x keeps its coder's state among a CUDA block's
+ * (dynamic shared memory: only the working lanes take room, so that with
+ * one lane a warp shared memory does not limit the warps an SM holds). */
+__device__ inline uint32_t state_slot(uint32_t lanes)
+{
+    return threadIdx.x / 32 * lanes + threadIdx.x % 32;
+}
+
+/* The dynamic shared memory of a CUDA block: states of `bytes` each. */
+inline size_t shared_bytes(unsigned lanes, size_t bytes) { return kThreads / 32 * lanes * bytes; }
+
 /* CUDA blocks of kThreads threads for `count` blocks at `lanes` a warp. */
 inline unsigned grid_for(size_t count, unsigned lanes)
 {
