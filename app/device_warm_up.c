@@ -34,12 +34,42 @@ bool device_warm_up_finish(device_warm_up *w, double *milliseconds)
     return w->status == GJ2K_OK;
 }
 
+/* Width * height * channels of a binary PGM or PPM (P5, P6) header. */
+static uint64_t pnm_samples(const uint8_t *p, size_t n)
+{
+    if (n < 3 || p[0] != 'P' || (p[1] != '5' && p[1] != '6'))
+        return 0;
+    uint64_t value[2] = {0, 0};
+    size_t at = 2;
+    for (int k = 0; k < 2; k++) {
+        while (at < n && (p[at] == ' ' || p[at] == '\t' || p[at] == '\r' || p[at] == '\n' ||
+                          p[at] == '#')) {
+            if (p[at] == '#') /* a comment, to the end of its line */
+                while (at < n && p[at] != '\n')
+                    at++;
+            else
+                at++;
+        }
+        if (at >= n || p[at] < '0' || p[at] > '9')
+            return 0;
+        while (at < n && p[at] >= '0' && p[at] <= '9' && value[k] < (1u << 30))
+            value[k] = value[k] * 10 + (uint64_t)(p[at++] - '0');
+    }
+    return value[0] * value[1] * (p[1] == '6' ? 3 : 1);
+}
+
 uint64_t device_warm_up_image_samples(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || st.st_size <= 0)
         return 0;
-    return (uint64_t)st.st_size / 2;
+    uint8_t head[512];
+    FILE *f = fopen(path, "rb");
+    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    uint64_t samples = pnm_samples(head, n);
+    return samples ? samples : (uint64_t)st.st_size / 2;
 }
 
 static uint32_t big32(const uint8_t *p)

@@ -42,6 +42,22 @@ static void samples_from_headers(void)
     fclose(f);
     CHECK_EQ(device_warm_up_codestream_samples(path), 0);
     CHECK_EQ(device_warm_up_image_samples(path), 7); /* 14 bytes, at most 2 a sample */
+    snprintf(path, sizeof path, "%s/a.ppm", test_temp_dir());
+    f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs("P6\n# made here\n 13 7\n255\n", f);
+    for (int i = 0; i < 13 * 7 * 3; i++)
+        fputc(i, f);
+    fclose(f);
+    CHECK_EQ(device_warm_up_image_samples(path), 13 * 7 * 3);
+    snprintf(path, sizeof path, "%s/a.pgm", test_temp_dir());
+    f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs("P5 40 30 65535\n", f);
+    for (int i = 0; i < 40 * 30 * 2; i++)
+        fputc(i, f);
+    fclose(f);
+    CHECK_EQ(device_warm_up_image_samples(path), 40 * 30);
     snprintf(path, sizeof path, "%s/missing.j2k", test_temp_dir());
     CHECK_EQ(device_warm_up_codestream_samples(path), 0);
     CHECK_EQ(device_warm_up_image_samples(path), 0);
