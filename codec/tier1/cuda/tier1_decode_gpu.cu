@@ -67,20 +67,7 @@ struct tier1_gpu {
 
 extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
 {
-    *out = nullptr;
-    gj2k_status status = tier1_cuda::check_device(error);
-    if (status != GJ2K_OK)
-        return status;
-    tier1_gpu *gpu = new (std::nothrow) tier1_gpu;
-    if (gpu == nullptr)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    cudaError_t e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
-    if (e != cudaSuccess) {
-        delete gpu;
-        return device_fail(error, e, "stream");
-    }
-    *out = gpu;
-    return GJ2K_OK;
+    return tier1_cuda::create_coder(out, error);
 }
 
 extern "C" void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes)
@@ -90,14 +77,7 @@ extern "C" void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes)
 
 extern "C" uint64_t tier1_gpu_blocks(const tier1_gpu *gpu) { return gpu ? gpu->decoded : 0; }
 
-extern "C" void tier1_gpu_destroy(tier1_gpu *gpu)
-{
-    if (gpu == nullptr)
-        return;
-    if (gpu->stream != nullptr)
-        cudaStreamDestroy(gpu->stream);
-    delete gpu;
-}
+extern "C" void tier1_gpu_destroy(tier1_gpu *gpu) { tier1_cuda::destroy_coder(gpu); }
 
 /* What tier1_decode_block checks before it decodes, and what the batch
  * must hold for the block; its status when refused, else GJ2K_OK. */

@@ -108,30 +108,10 @@ struct tier1_gpu_encoder {
 
 extern "C" gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
 {
-    *out = nullptr;
-    gj2k_status status = tier1_cuda::check_device(error);
-    if (status != GJ2K_OK)
-        return status;
-    tier1_gpu_encoder *gpu = new (std::nothrow) tier1_gpu_encoder;
-    if (gpu == nullptr)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    cudaError_t e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking);
-    if (e != cudaSuccess) {
-        delete gpu;
-        return device_fail(error, e, "stream");
-    }
-    *out = gpu;
-    return GJ2K_OK;
+    return tier1_cuda::create_coder(out, error);
 }
 
-extern "C" void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu)
-{
-    if (gpu == nullptr)
-        return;
-    if (gpu->stream != nullptr)
-        cudaStreamDestroy(gpu->stream);
-    delete gpu;
-}
+extern "C" void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu) { tier1_cuda::destroy_coder(gpu); }
 
 extern "C" void tier1_gpu_encoder_set_lanes(tier1_gpu_encoder *gpu, unsigned lanes)
 {

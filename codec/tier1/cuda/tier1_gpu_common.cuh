@@ -6,6 +6,7 @@
 #define GJ2K_TIER1_GPU_COMMON_CUH
 
 #include <cstdint>
+#include <new>
 
 #include <cuda_runtime.h>
 
@@ -99,6 +100,35 @@ inline gj2k_status check_device(gj2k_error *error)
     if (count == 0)
         return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU");
     return GJ2K_OK;
+}
+
+/* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream`) on
+ * the first device, with a stream of its own. */
+template <typename Coder> gj2k_status create_coder(Coder **out, gj2k_error *error)
+{
+    *out = nullptr;
+    gj2k_status status = check_device(error);
+    if (status != GJ2K_OK)
+        return status;
+    Coder *coder = new (std::nothrow) Coder;
+    if (coder == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    cudaError_t e = cudaStreamCreateWithFlags(&coder->stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        delete coder;
+        return device_fail(error, e, "stream");
+    }
+    *out = coder;
+    return GJ2K_OK;
+}
+
+template <typename Coder> void destroy_coder(Coder *coder)
+{
+    if (coder == nullptr)
+        return;
+    if (coder->stream != nullptr)
+        cudaStreamDestroy(coder->stream);
+    delete coder;
 }
 
 } // namespace tier1_cuda

@@ -200,9 +200,6 @@ static bool same_encode(tier1_gpu_encoder *gpu, const batch *b, unsigned room, b
     return same;
 }
 
-static const uint32_t shapes[][2] = {{1, 1},  {1, 7},  {5, 1},    {3, 9},  {17, 4}, {64, 64},
-                                     {32, 32}, {4, 1024}, {1024, 4}, {16, 256}, {63, 65}};
-
 static void gpu_matches_host(void)
 {
     tier1_gpu_encoder *gpu = open_gpu();
@@ -214,10 +211,8 @@ static void gpu_matches_host(void)
         bool overflow_round = round == rounds; /* deep planes, one byte a sample of room */
         batch b = {0};
         for (int k = 0; k < blocks; k++) {
-            const uint32_t *s = shapes[test_random() % (sizeof shapes / sizeof shapes[0])];
-            uint32_t w = s[0], h = s[1];
-            if (w * h > 4096)
-                h = 4096 / w;
+            uint32_t w, h;
+            random_block_shape(&w, &h);
             add_random_block(&b, w, h, overflow_round ? 31 : test_random() % 4 ? 16 : 31);
         }
         /* refused alike: a bad style, a block past its span, INT32_MIN */
@@ -232,13 +227,6 @@ static void gpu_matches_host(void)
         batch_free(&b);
     }
     tier1_gpu_encoder_destroy(gpu);
-}
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* Prints the time of a batch of 64x64 blocks like those of 8-bit images
@@ -272,22 +260,22 @@ static void bench(void)
         uint8_t *data = NULL;
         tier1_pass_info *passes = NULL;
         size_t num_passes = 0;
-        double t0 = seconds();
+        double t0 = tier1_test_seconds();
         REQUIRE(tier1_gpu_encode(gpu, &span, 1, b.blocks, count, r, &data, &bytes, &passes,
                                  &num_passes, &error) == GJ2K_OK);
-        double t = seconds() - t0;
+        double t = tier1_test_seconds() - t0;
         best = t < best ? t : best;
         free(data), free(passes);
     }
     tier1_workspace *ws = tier1_workspace_create();
-    double t0 = seconds();
+    double t0 = tier1_test_seconds();
     for (size_t k = 0; k < count; k++) {
         tier1_encoded_block e;
         REQUIRE(tier1_encode_block(b.coefficients[0] + k * area, 64, 64, 64, DWT_BAND_HH, 0,
                                    TIER1_MAX_PLANES, ws, &e) == GJ2K_OK);
         tier1_encoded_block_release(&e);
     }
-    double host = seconds() - t0;
+    double host = tier1_test_seconds() - t0;
     tier1_workspace_destroy(ws);
     printf("tier1 encode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
            "(%.0f Msamples/s, %s lanes a warp), one host thread %.2f ms (%.0f Msamples/s)\n",

@@ -168,9 +168,6 @@ static bool same_decode(tier1_gpu *gpu, const batch *b)
     return same;
 }
 
-static const uint32_t shapes[][2] = {{1, 1},  {1, 7},  {5, 1},    {3, 9},  {17, 4}, {64, 64},
-                                     {32, 32}, {4, 1024}, {1024, 4}, {16, 256}, {63, 65}};
-
 static void gpu_matches_host(void)
 {
     tier1_gpu *gpu = open_gpu();
@@ -181,10 +178,8 @@ static void gpu_matches_host(void)
     for (int round = 0; round < rounds; round++) {
         batch b = {0};
         for (int k = 0; k < blocks; k++) {
-            const uint32_t *s = shapes[test_random() % (sizeof shapes / sizeof shapes[0])];
-            uint32_t w = s[0], h = s[1];
-            if (w * h > 4096)
-                h = 4096 / w;
+            uint32_t w, h;
+            random_block_shape(&w, &h);
             add_random_block(&b, w, h);
         }
         /* refused alike: bad style, too many planes, a segment outside the batch */
@@ -197,13 +192,6 @@ static void gpu_matches_host(void)
         batch_free(&b);
     }
     tier1_gpu_destroy(gpu);
-}
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* Prints the time of a batch of 64x64 blocks, as coded from 8-bit images
@@ -243,15 +231,15 @@ static void bench(void)
     tier1_gpu_set_lanes(gpu, lanes ? (unsigned)atoi(lanes) : 0);
     double best = 1e9;
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = seconds();
+        double t0 = tier1_test_seconds();
         REQUIRE(tier1_gpu_decode(gpu, b.data, b.data_size, b.segments, b.num_segments, b.blocks,
                                  b.count, out, low, b.samples, r, &error) == GJ2K_OK);
-        double t = seconds() - t0;
+        double t = tier1_test_seconds() - t0;
         best = t < best ? t : best;
     }
-    double t0 = seconds();
+    double t0 = tier1_test_seconds();
     decode_on_host(&b, out, low, r);
-    double host = seconds() - t0;
+    double host = tier1_test_seconds() - t0;
     printf("tier1 decode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
            "(%.0f Msamples/s, %s lanes a warp), one host thread %.2f ms (%.0f Msamples/s)\n",
            b.count, (double)b.data_size / 1e6, best * 1e3, (double)b.samples / best / 1e6,
