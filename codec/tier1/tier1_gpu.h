@@ -99,8 +99,12 @@ typedef struct tier1_gpu_encoder tier1_gpu_encoder;
 /* An encoder on the first GPU, its buffers grown as batches need. */
 gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error);
 void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu);
-/* For tests: the room each block's bytes get, in bytes a sample (0: the
- * default, 4), so that small values make blocks overflow. */
+/* The room each block's bytes get on the GPU: bytes_per_sample (by default
+ * 4) for each of its samples, and TIER1_GPU_ROOM_PER_BLOCK for the
+ * terminations of up to TIER1_MAX_PASSES segments (a tiny block terminated
+ * at every pass is mostly terminations). For tests: small values make
+ * blocks overflow. */
+#define TIER1_GPU_ROOM_PER_BLOCK (16 * TIER1_MAX_PASSES)
 void tier1_gpu_encoder_set_room(tier1_gpu_encoder *gpu, unsigned bytes_per_sample);
 /* For benchmarks and tests: how many threads of each warp code a block
  * each (1..32; the default, 1, measured fastest: the others idle, so that a

@@ -1,10 +1,10 @@
-/* tier1_encode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
+/* tier1_encode_gpu.cu - see tier1_gpu.h. One block a warp runs
  * tier1_encode_block.h's encoder: the coefficients become sign-magnitude
  * words in scratch (the input stays, for a block the host must code), the
- * flags and the coder's snapshots live in global scratch, the bytes go to a slot of fixed room per block. A second kernel
- * gathers every block's bytes and passes, back to back in block order, for
- * one download each. Every CUDA call and launch is checked; failures become
- * GJ2K_ERROR_DEVICE. */
+ * flags and the coder's snapshots live in global scratch, the bytes go to
+ * a slot of fixed room per block. A second kernel gathers every block's
+ * bytes and passes, back to back in block order, for one download each.
+ * Every CUDA call and launch is checked; failures become GJ2K_ERROR_DEVICE. */
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -19,7 +19,7 @@ using tier1_cuda::Buffer;
 using tier1_cuda::device_fail;
 using tier1_cuda::kThreads;
 
-constexpr unsigned kDefaultRoom = 4; /* bytes a sample: about twice what noise at 16 planes takes */
+constexpr unsigned kDefaultRoom = 4; /* bytes a sample: twice what noise at 16 planes takes */
 
 /* A block as the kernels see it. */
 struct DeviceBlock {
@@ -215,7 +215,7 @@ static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span
         if (run) {
             d.input = plan->span_base[k->span] + k->offset;
             d.slot = plan->slots;
-            d.room = area * gpu->room + 64;
+            d.room = area * gpu->room + TIER1_GPU_ROOM_PER_BLOCK;
             d.flags = plan->flags;
             d.width = k->width;
             d.height = k->height;

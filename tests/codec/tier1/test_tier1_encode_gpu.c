@@ -136,7 +136,8 @@ static bool same_block(const batch *b, size_t i, const tier1_gpu_encoded *got,
             k->height, (dwt_band)k->band, k->style, TIER1_MAX_PLANES, ws, &want);
     bool same;
     if (got->status == GJ2K_ERROR_LIMIT)
-        same = s == GJ2K_OK && want.size + 1 > (size_t)k->width * k->height * room + 64;
+        same = s == GJ2K_OK &&
+               want.size + 1 > (size_t)k->width * k->height * room + TIER1_GPU_ROOM_PER_BLOCK;
     else
         same = got->status == s;
     if (same && s == GJ2K_OK && got->status == GJ2K_OK) {
