@@ -525,6 +525,70 @@ static void test_decode_conformance_same(void)
     CHECK(files > 0 && gpu_files > 0 && gpu_blocks > 0);
 }
 
+/* Damaged codestreams decode on the GPU as on the CPU: the same status and
+ * message, and where they decode (with allow_partial, or damage Tier-1
+ * only notices), the same image. Codestreams made here, lossless and lossy
+ * in every code-block style, then cut short or with bytes flipped after
+ * the main header. */
+static void test_corrupt_same_error(void)
+{
+    gpu_stage_destroy(open_gpu());
+    int decoded = 0, refused = 0;
+    for (int i = 0; i < 8; i++) {
+        gj2k_image *image = make_image(0, 0, (uint32_t)test_random_range(60, 300),
+                                       (uint32_t)test_random_range(60, 300), 3, 8);
+        REQUIRE(image != NULL);
+        static const double ratio[] = {12.0};
+        gj2k_encode_options o = {.irreversible = i & 1, .code_block_style = (unsigned)(i * 9 % 64),
+                                 .device = GJ2K_DEVICE_CPU, .tile_width = i & 2 ? 64 : 0,
+                                 .tile_height = i & 2 ? 64 : 0};
+        if (o.irreversible) {
+            o.target = GJ2K_TARGET_RATIO;
+            o.num_layers = 1;
+            o.targets = ratio;
+        }
+        uint8_t *data = NULL;
+        size_t size = 0;
+        REQUIRE(gj2k_encode_memory(image, &o, &data, &size, NULL, NULL) == GJ2K_OK);
+        gj2k_image_destroy(image);
+        for (int damage = 0; damage < 6; damage++) {
+            uint8_t *copy = xmalloc(size);
+            memcpy(copy, data, size);
+            size_t n = size;
+            if (damage % 2 == 0) /* cut short */
+                n = (size_t)test_random_range((int64_t)size / 3, (int64_t)size - 1);
+            else /* bytes flipped past the first third */
+                for (int k = 0; k < 1 + damage; k++)
+                    copy[test_random_range((int64_t)size / 3, (int64_t)size - 1)] ^=
+                        (uint8_t)test_random_range(1, 255);
+            gj2k_image *images[2] = {NULL, NULL};
+            gj2k_status status[2];
+            gj2k_error error[2];
+            for (int k = 0; k < 2; k++) {
+                gj2k_decode_options d = {.device = k == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU,
+                                         .allow_partial = damage >= 3};
+                memset(&error[k], 0, sizeof error[k]);
+                status[k] = gj2k_decode_memory(copy, n, &d, &images[k], &error[k]);
+            }
+            bool same = status[0] == status[1] &&
+                        (status[0] != GJ2K_OK ? strcmp(error[0].message, error[1].message) == 0
+                                              : same_image(images[0], images[1]));
+            if (!same)
+                printf("case %d damage %d: CPU %s \"%s\", GPU %s \"%s\"\n", i, damage,
+                       gj2k_status_name(status[0]), error[0].message, gj2k_status_name(status[1]),
+                       error[1].message);
+            CHECK(same);
+            decoded += status[0] == GJ2K_OK;
+            refused += status[0] != GJ2K_OK;
+            gj2k_image_destroy(images[0]);
+            gj2k_image_destroy(images[1]);
+            free(copy);
+        }
+        free(data);
+    }
+    printf("%d damaged codestreams decoded alike, %d refused alike\n", decoded, refused);
+}
+
 /* Planes larger than the stage may hold go through in strips, with the
  * same results (the buffers limited to a part of each plane). */
 static void test_strips_match_cpu(void)
@@ -546,6 +610,7 @@ static const test_case cases[] = {
     {"strips_match_cpu", test_strips_match_cpu},
     {"encode_same_bytes", test_encode_same_bytes},
     {"decode_conformance_same", test_decode_conformance_same},
+    {"corrupt_same_error", test_corrupt_same_error},
 };
 
 TEST_MAIN(cases)
