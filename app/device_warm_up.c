@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "codestream.h"
+#include "image_formats.h"
 
 static void *warm_up(void *argument)
 {
@@ -34,28 +36,15 @@ bool device_warm_up_finish(device_warm_up *w, double *milliseconds)
     return w->status == GJ2K_OK;
 }
 
-/* Width * height * channels of a binary PGM or PPM (P5, P6) header. */
-static uint64_t pnm_samples(const uint8_t *p, size_t n)
+/* The first bytes of a file, at most n; how many were read. */
+static size_t read_head(const char *path, uint8_t *head, size_t n)
 {
-    if (n < 3 || p[0] != 'P' || (p[1] != '5' && p[1] != '6'))
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
         return 0;
-    uint64_t value[2] = {0, 0};
-    size_t at = 2;
-    for (int k = 0; k < 2; k++) {
-        while (at < n && (p[at] == ' ' || p[at] == '\t' || p[at] == '\r' || p[at] == '\n' ||
-                          p[at] == '#')) {
-            if (p[at] == '#') /* a comment, to the end of its line */
-                while (at < n && p[at] != '\n')
-                    at++;
-            else
-                at++;
-        }
-        if (at >= n || p[at] < '0' || p[at] > '9')
-            return 0;
-        while (at < n && p[at] >= '0' && p[at] <= '9' && value[k] < (1u << 30))
-            value[k] = value[k] * 10 + (uint64_t)(p[at++] - '0');
-    }
-    return value[0] * value[1] * (p[1] == '6' ? 3 : 1);
+    size_t got = fread(head, 1, n, f);
+    fclose(f);
+    return got;
 }
 
 uint64_t device_warm_up_image_samples(const char *path)
@@ -64,48 +53,61 @@ uint64_t device_warm_up_image_samples(const char *path)
     if (stat(path, &st) != 0 || st.st_size <= 0)
         return 0;
     uint8_t head[512];
-    FILE *f = fopen(path, "rb");
-    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
-    if (f != NULL)
-        fclose(f);
-    uint64_t samples = pnm_samples(head, n);
+    uint64_t samples = 0;
+    pnm_header_samples(head, read_head(path, head, sizeof head), &samples, NULL);
     return samples ? samples : (uint64_t)st.st_size / 2;
 }
 
-static uint32_t big32(const uint8_t *p)
+/* The samples of every component of the codestream whose first n bytes
+ * are at p, from its SIZ marker segment (A.5.1, eq. B-2). */
+static uint64_t codestream_samples(const uint8_t *p, size_t n)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* (Xsiz - XOsiz) (Ysiz - YOsiz) Csiz of a SIZ marker segment at p (A.5.1). */
-static uint64_t siz_samples(const uint8_t *p, size_t n)
-{
-    if (n < 42 || p[0] != 0xFF || p[1] != 0x51)
+    if (n < 6 || p[0] != 0xFF || p[1] != 0x4F || p[2] != 0xFF || p[3] != 0x51)
         return 0;
-    uint32_t x = big32(p + 6), y = big32(p + 10), x0 = big32(p + 14), y0 = big32(p + 18);
-    uint32_t c = (uint32_t)p[38] << 8 | p[39];
-    return x > x0 && y > y0 ? (uint64_t)(x - x0) * (y - y0) * c : 0;
+    size_t length = (size_t)p[4] << 8 | p[5]; /* Lsiz */
+    if (length < 2 || length > n - 4)
+        return 0;
+    byte_reader body = {.data = p + 6, .size = length - 2};
+    j2k_siz siz;
+    if (j2k_siz_read(&body, &siz, NULL) != GJ2K_OK)
+        return 0;
+    uint64_t samples = 0;
+    for (uint32_t c = 0; c < siz.num_components; c++) {
+        uint32_t dx = siz.components[c].dx, dy = siz.components[c].dy;
+        samples += (uint64_t)(image_ceil_div(siz.image_x1, dx) - image_ceil_div(siz.image_x0, dx)) *
+                   (image_ceil_div(siz.image_y1, dy) - image_ceil_div(siz.image_y0, dy));
+    }
+    j2k_siz_free(&siz);
+    return samples;
 }
 
-/* HEIGHT WIDTH NC of the ihdr box inside the jp2h box of a JP2 file
- * (ISO/IEC 15444-1 I.5.3.1), looked for in the first n bytes. */
+static uint64_t big_endian(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned k = 0; k < bytes; k++)
+        v = v << 8 | p[k];
+    return v;
+}
+
+/* The codestream of a JP2 file: the contents of its jp2c box (I.5.4),
+ * looked for among the top-level boxes in the first n bytes. */
 static uint64_t jp2_samples(const uint8_t *p, size_t n)
 {
-    size_t at = 0, end = n;
-    while (at + 8 <= end) {
-        uint32_t length = big32(p + at);
-        const uint8_t *type = p + at + 4;
-        if (memcmp(type, "jp2h", 4) == 0) { /* a superbox: look inside */
-            end = length >= 8 && at + length <= n ? at + length : n;
-            at += 8;
-            continue;
+    size_t at = 0;
+    while (at + 8 <= n) {
+        uint64_t length = big_endian(p + at, 4);
+        size_t header = 8;
+        if (length == 1) { /* XLBox */
+            if (at + 16 > n)
+                return 0;
+            length = big_endian(p + at + 8, 8);
+            header = 16;
         }
-        if (memcmp(type, "ihdr", 4) == 0 && at + 18 <= n)
-            return (uint64_t)big32(p + at + 8) * big32(p + at + 12) *
-                   ((uint32_t)p[at + 16] << 8 | p[at + 17]);
-        if (length < 8) /* to the end of the file, or a 64-bit length: not ours */
+        if (memcmp(p + at + 4, "jp2c", 4) == 0)
+            return codestream_samples(p + at + header, n - at - header);
+        if (length < header || length > n - at) /* to the end, or past what was read */
             return 0;
-        at += length;
+        at += (size_t)length;
     }
     return 0;
 }
@@ -113,12 +115,7 @@ static uint64_t jp2_samples(const uint8_t *p, size_t n)
 uint64_t device_warm_up_codestream_samples(const char *path)
 {
     uint8_t head[4096];
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return 0;
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    if (n >= 4 && head[0] == 0xFF && head[1] == 0x4F)
-        return siz_samples(head + 2, n - 2);
-    return jp2_samples(head, n);
+    size_t n = read_head(path, head, sizeof head);
+    uint64_t samples = codestream_samples(head, n);
+    return samples ? samples : jp2_samples(head, n);
 }

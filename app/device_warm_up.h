@@ -26,13 +26,14 @@ void device_warm_up_start(device_warm_up *w, gj2k_device device, uint64_t sample
 /* Waits for it; true when it ran and the GPU opened, with its time. */
 bool device_warm_up_finish(device_warm_up *w, double *milliseconds);
 
-/* An image file's samples: from the header of a binary PGM or PPM, else a
- * floor from the file's size (uncompressed files of up to 16 bits hold at
- * most 2 bytes a sample, compressed ones, PNG or TIFF, fewer). 0 when it
- * cannot be read. */
+/* An image file's samples: from the header of a Netpbm image
+ * (pnm_header_samples), else a floor from the file's size (uncompressed
+ * files of up to 16 bits hold at most 2 bytes a sample, compressed ones,
+ * PNG or TIFF, fewer). 0 when it cannot be read. */
 uint64_t device_warm_up_image_samples(const char *path);
-/* A JPEG 2000 file's samples from its SIZ marker (codestream) or ihdr box
- * (JP2), read from its first bytes; 0 when they do not tell. */
+/* A JPEG 2000 file's samples from its SIZ marker segment (j2k_siz_read),
+ * that of the codestream or of a JP2 file's jp2c box, read from its first
+ * bytes; 0 when they do not tell. */
 uint64_t device_warm_up_codestream_samples(const char *path);
 
 #endif

@@ -308,6 +308,17 @@ static gj2k_status read_samples(byte_reader *r, const pnm_header *h, gj2k_image 
     return GJ2K_OK;
 }
 
+gj2k_status pnm_header_samples(const uint8_t *data, size_t size, uint64_t *samples,
+                               gj2k_error *error)
+{
+    byte_reader r = {.data = data, .size = size};
+    gj2k_read_options quiet = {0};
+    pnm_header h;
+    gj2k_status status = read_header(&r, &h, &quiet, error);
+    *samples = status == GJ2K_OK ? (uint64_t)h.width * h.height * h.channels : 0;
+    return status;
+}
+
 gj2k_status pnm_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
                      gj2k_image **out, gj2k_error *error)
 {

@@ -20,6 +20,10 @@ typedef gj2k_status (*image_write_fn)(const gj2k_image *image, const gj2k_write_
 
 gj2k_status pnm_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
                      gj2k_image **out, gj2k_error *error);
+/* Width * height * channels from the header of a Netpbm image (P1..P7)
+ * whose first `size` bytes are at data; 0 when they hold no valid header. */
+gj2k_status pnm_header_samples(const uint8_t *data, size_t size, uint64_t *samples,
+                               gj2k_error *error);
 /* pnm_write in two halves, for a file written a strip at a time: the
  * header for `height` rows of the image's components (checked), then the
  * samples of the rows the image holds (*clamped set when some fell outside

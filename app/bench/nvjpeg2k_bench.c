@@ -133,6 +133,24 @@ static int largest_difference(const gj2k_image *image, uint8_t *const *planes)
     return worst;
 }
 
+/* "N bytes, exact" or "N bytes, PSNR P dB" for a codestream of the image;
+ * returns the PSNR (infinite when exact). */
+static double describe_output(const gj2k_image *image, const uint8_t *data, size_t size,
+                              char *text, size_t capacity)
+{
+    image_difference d;
+    char why[160];
+    if (image_compare_encoded(image, data, size, 0, &d, why, sizeof why) != ENCODED_COMPARED) {
+        fprintf(stderr, "nvjpeg2k_bench: a codestream does not decode back: %s\n", why);
+        exit(1);
+    }
+    if (d.identical)
+        snprintf(text, capacity, "%zu bytes, exact", size);
+    else
+        snprintf(text, capacity, "%zu bytes, PSNR %.2f dB", size, d.psnr);
+    return d.identical ? INFINITY : d.psnr;
+}
+
 static void row(const char *what, double gp, double ms, const char *detail)
 {
     printf("| %-44s | %8.2f | %7.3f | %s |\n", what, ms, gp / (ms * 1e-3), detail);
@@ -187,7 +205,6 @@ int main(int argc, char **argv)
     static const double ratio_20[] = {20};
     uint8_t *ours[2] = {NULL, NULL};
     size_t our_size[2] = {0, 0};
-    double our_psnr[2] = {INFINITY, 0};
     for (int lossy = 0; lossy < 2; lossy++) {
         gj2k_encode_options o = {.device = GJ2K_DEVICE_GPU, .num_resolutions = 6};
         if (lossy) {
@@ -208,26 +225,19 @@ int main(int argc, char **argv)
             double t = now_seconds() - t0;
             best = r > 0 && t < best ? t : best;
         }
-        image_difference d;
-        char why[160];
-        image_compare_encoded(image, ours[lossy], our_size[lossy], 0, &d, why, sizeof why);
-        our_psnr[lossy] = d.identical ? INFINITY : d.psnr;
         char detail[96];
-        snprintf(detail, sizeof detail, "%zu bytes, %s%.2f dB", our_size[lossy],
-                 d.identical ? "exact, " : "PSNR ", d.identical ? INFINITY : d.psnr);
+        double psnr = describe_output(image, ours[lossy], our_size[lossy], detail, sizeof detail);
         row(lossy ? "gj2k encode -I -r 20" : "gj2k encode lossless", gp, best * 1e3, detail);
         best = INFINITY;
         size_t length = 0;
         for (int r = 0; r <= repeats; r++) {
             double t0 = now_seconds();
-            length = nv_encode(&nv, image, (const uint8_t *const *)host, lossy, our_psnr[1] > 0 ?
-                               our_psnr[1] : 38.0, nv_out, capacity);
+            length = nv_encode(&nv, image, (const uint8_t *const *)host, lossy, psnr, nv_out,
+                               capacity);
             double t = now_seconds() - t0;
             best = r > 0 && t < best ? t : best;
         }
-        image_compare_encoded(image, nv_out, length, 0, &d, why, sizeof why);
-        snprintf(detail, sizeof detail, "%zu bytes, %s%.2f dB", length,
-                 d.identical ? "exact, " : "PSNR ", d.identical ? INFINITY : d.psnr);
+        describe_output(image, nv_out, length, detail, sizeof detail);
         row(lossy ? "nvJPEG2000 encode, 9/7 at gj2k's PSNR" : "nvJPEG2000 encode lossless", gp,
             best * 1e3, detail);
     }

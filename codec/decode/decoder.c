@@ -424,8 +424,8 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
                                      .memory = memory,
                                      .warning = options->warning,
                                      .warning_user = options->warning_user};
-    double opening = now_seconds();
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
+    double opening = now_seconds();
     if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, image_samples(image),
                                 GPU_STAGE_AUTO_MIN_DECODE_SAMPLES, &settings.gpu, error);

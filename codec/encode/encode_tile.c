@@ -401,8 +401,9 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
     return status;
 }
 
-/* Blocks a batch of GPU Tier-1 takes at most, in samples: its device
- * memory is about 15 bytes a sample. */
+/* Blocks a batch of GPU Tier-1 takes at most, in samples: the scratch of
+ * a batch of 64x64 blocks is about 10 bytes a sample (4 of room for the
+ * bytes, 4.25 of flags, 1 of pass tables, TIER1_GPU_ROOM_PER_BLOCK). */
 #define GPU_TIER1_BATCH_SAMPLES ((size_t)1 << 26)
 
 /* A batch's results on their way into the tile's blocks. */

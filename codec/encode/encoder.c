@@ -10,15 +10,15 @@
 
 #include "gj2k.h"
 
+#include "clock.h"
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
-#include "clock.h"
 #include "gpu_stage.h"
-#include "tier1_gpu.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "rate_control.h"
+#include "tier1_gpu.h"
 #include "tier2_encode.h"
 
 #define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */

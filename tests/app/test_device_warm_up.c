@@ -28,6 +28,18 @@ static void write_encoded(char *path, const char *name, uint32_t w, uint32_t h, 
     gj2k_image_destroy(image);
 }
 
+/* Writes a Netpbm header and `bytes` bytes of samples to `path`. */
+static void write_netpbm(char *path, const char *name, const char *header, int bytes)
+{
+    snprintf(path, 4096, "%s/%s", test_temp_dir(), name);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs(header, f);
+    for (int i = 0; i < bytes; i++)
+        fputc(i, f);
+    fclose(f);
+}
+
 static void samples_from_headers(void)
 {
     char path[4096];
@@ -42,21 +54,9 @@ static void samples_from_headers(void)
     fclose(f);
     CHECK_EQ(device_warm_up_codestream_samples(path), 0);
     CHECK_EQ(device_warm_up_image_samples(path), 7); /* 14 bytes, at most 2 a sample */
-    snprintf(path, sizeof path, "%s/a.ppm", test_temp_dir());
-    f = fopen(path, "wb");
-    REQUIRE(f != NULL);
-    fputs("P6\n# made here\n 13 7\n255\n", f);
-    for (int i = 0; i < 13 * 7 * 3; i++)
-        fputc(i, f);
-    fclose(f);
+    write_netpbm(path, "a.ppm", "P6\n# made here\n 13 7\n255\n", 13 * 7 * 3);
     CHECK_EQ(device_warm_up_image_samples(path), 13 * 7 * 3);
-    snprintf(path, sizeof path, "%s/a.pgm", test_temp_dir());
-    f = fopen(path, "wb");
-    REQUIRE(f != NULL);
-    fputs("P5 40 30 65535\n", f);
-    for (int i = 0; i < 40 * 30 * 2; i++)
-        fputc(i, f);
-    fclose(f);
+    write_netpbm(path, "a.pgm", "P5 40 30 65535\n", 40 * 30 * 2);
     CHECK_EQ(device_warm_up_image_samples(path), 40 * 30);
     snprintf(path, sizeof path, "%s/missing.j2k", test_temp_dir());
     CHECK_EQ(device_warm_up_codestream_samples(path), 0);
