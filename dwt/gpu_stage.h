@@ -82,6 +82,11 @@ typedef struct gpu_inverse_plane {
     const float *half_steps; /* 9/7 with halves: Delta_s / 2 for each subband s, LL first */
     void *output;           /* or the samples here, output_bytes each (gpu_input_bytes: */
     unsigned output_bytes;  /*   1 or 2, uint/int by the sign; the downloads are the cost) */
+    /* Device memory that holds what `samples` would (5/3 coefficients or half
+     * steps), read where it lies instead of uploaded (the GPU's Tier-1 left
+     * it there: tier1_gpu_decode_placed); NULL: none. A plane too large for
+     * the stage's buffers is refused then. */
+    const int32_t *device_input;
 } gpu_inverse_plane;
 
 /* The --device policy: no stage for cpu, or for auto below

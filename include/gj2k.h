@@ -260,6 +260,12 @@ typedef struct gj2k_decode_report {
      * samples into the image; with streaming, their writing too), and
      * writing the output file (gj2k_decode_to_file, unless streamed). */
     double read_ms, open_ms, tiles_ms, write_ms;
+    /* Of the tiles' time (whole tiles; 0 when decoded in strips), summed
+     * over the tiles: Tier-2 (packet headers, on the CPU, with the tile's
+     * buffers), Tier-1 with the dequantization, and what followed Tier-1:
+     * the inverse transforms and the samples into the image (on the GPU
+     * path its download; the next tile's Tier-2 and Tier-1 overlap it). */
+    double tier2_ms, tier1_ms, transform_ms;
 } gj2k_decode_report;
 
 /* What to decode and how to render it; zero-initialised means: the whole

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_batch.h"
 #include "bench_encode.h"
 #include "bench_dwt.h"
 #include "bench_gpu.h"
@@ -288,8 +289,9 @@ static bool time_decode(const uint8_t *data, size_t size, unsigned threads, gj2k
 
 static void print_decode_stages(const gj2k_decode_report *r)
 {
-    printf("    stages: open GPU %.2f, tiles %.2f ms (Tier-2, Tier-1, transforms; %llu blocks by "
-           "GPU Tier-1)\n", r->open_ms, r->tiles_ms, (unsigned long long)r->gpu_blocks);
+    printf("    stages: open GPU %.2f, tiles %.2f ms: Tier-2 %.2f, Tier-1 %.2f (%llu blocks by GPU "
+           "Tier-1), transforms and samples out %.2f ms\n", r->open_ms, r->tiles_ms, r->tier2_ms,
+           r->tier1_ms, (unsigned long long)r->gpu_blocks, r->transform_ms);
 }
 
 /* Times decoding a JPEG 2000 file held in memory (no file I/O counted), on
@@ -349,6 +351,8 @@ int command_bench(int argc, char **argv)
 {
     if (argc > 0 && strcmp(argv[0], "dwt") == 0)
         return bench_dwt(argc - 1, argv + 1);
+    if (argc > 0 && strcmp(argv[0], "batch") == 0)
+        return bench_batch(argc - 1, argv + 1);
     parsed_options options;
     if (!options_parse("bench", argc, argv, bench_options, BENCH_OPTION_COUNT, 0, &options))
         return EXIT_USAGE;

@@ -178,6 +178,7 @@ typedef struct tile_pipeline {
     gj2k_error error;
     uint32_t *tiles_done;           /* counted as each tile's samples are placed (the
                                        joins order the threads, so no lock) */
+    tile_decode_times *times;       /* each tile's added as it is freed (the same) */
 } tile_pipeline;
 
 /* Waits for the tile and those before it; frees them all. */
@@ -190,6 +191,8 @@ static gj2k_status pipeline_finish(tile_pipeline *p, gj2k_error *error)
     gj2k_status status = p->status;
     if (status != GJ2K_OK && error != NULL)
         *error = p->error;
+    if (status == GJ2K_OK)
+        tile_decoding_add_times(p->work, p->times);
     tile_decoding_free(p->work);
     free(p);
     return status;
@@ -220,7 +223,8 @@ static void *pipeline_thread(void *argument)
  * the caller runs it (pipeline_run) after tile_decode_blocks. */
 static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_image *image,
                                   tile_decoding *work, tile_pipeline *previous,
-                                  uint32_t *tiles_done, tile_pipeline **out, gj2k_error *error)
+                                  uint32_t *tiles_done, tile_decode_times *times,
+                                  tile_pipeline **out, gj2k_error *error)
 {
     tile_pipeline *p = calloc(1, sizeof *p);
     if (p == NULL) {
@@ -229,7 +233,7 @@ static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_ima
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     *p = (tile_pipeline){.settings = settings, .image = image, .work = work, .previous = previous,
-                         .tiles_done = tiles_done};
+                         .tiles_done = tiles_done, .times = times};
     p->threaded = pthread_create(&p->thread, NULL, pipeline_thread, p) == 0;
     *out = p;
     return GJ2K_OK;
@@ -436,6 +440,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
         settings.tier1_gpu = NULL;
     double tiles = now_seconds();
     gj2k_decode_report report = {0};
+    tile_decode_times times = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
     uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
@@ -449,7 +454,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
             continue;
         }
         if (settings.gpu == NULL) {
-            status = tile_decode(cs, data, t, &settings, image, error);
+            status = tile_decode(cs, data, t, &settings, image, &times, error);
             report.num_tiles += status == GJ2K_OK;
             continue;
         }
@@ -459,7 +464,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
         status = tile_decode_begin(cs, data, t, &settings, image, &work, error);
         if (status == GJ2K_OK)
             status = pipeline_start(&settings, image, work, pipeline, &report.gpu_tiles,
-                                    &pipeline, error);
+                                    &times, &pipeline, error);
         if (status == GJ2K_OK) {
             status = tile_decode_blocks(work, &settings, error);
             if (!pipeline->threaded) /* no thread: the second half here, now */
@@ -475,6 +480,9 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
             *error = finish_error;
     }
     job->report.tiles_ms += (now_seconds() - tiles) * 1e3;
+    job->report.tier2_ms += times.tier2_ms;
+    job->report.tier1_ms += times.tier1_ms;
+    job->report.transform_ms += times.transform_ms;
     if (settings.gpu != NULL)
         job->report.open_ms += (tiles - opening) * 1e3;
     report.gpu_blocks = tier1_gpu_blocks(settings.tier1_gpu);

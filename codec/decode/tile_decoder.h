@@ -27,9 +27,15 @@ typedef struct tile_decode_settings {
  * are the codestream's, at the reduced resolution: component c covers
  * [x0, x0 + width) x [y0, y0 + height) of its grid reduced by 2^reduce. A
  * tile with no tile-parts decodes to mid-grey (zero coefficients). */
+/* Where a tile's time went (ms of wall time, added to): Tier-2, Tier-1
+ * with dequantization, and from the end of Tier-1 to the samples placed. */
+typedef struct tile_decode_times {
+    double tier2_ms, tier1_ms, transform_ms;
+} tile_decode_times;
+/* `times` (may be NULL) is added to. */
 gj2k_status tile_decode(const j2k_codestream *codestream, const uint8_t *data, uint32_t tile_index,
                         const tile_decode_settings *settings, gj2k_image *image,
-                        gj2k_error *error);
+                        tile_decode_times *times, gj2k_error *error);
 
 /* The same for a tile with no tile-parts, without building its structure:
  * every coefficient is zero, which decodes to the level shift's offset
@@ -57,5 +63,7 @@ gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *
 gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
                                 gj2k_image *image, gj2k_error *error);
 void tile_decoding_free(tile_decoding *work);
+/* Adds the tile's times so far to `times`. */
+void tile_decoding_add_times(const tile_decoding *work, tile_decode_times *times);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dequantize.h"
 #include "error.h"
 #include "parallel_pool.h"
 #include "quantization.h"
@@ -29,16 +30,7 @@ static void dequantize_block(const tier2_block *b, const tile_plane *plane,
             size_t i = (size_t)y * width + x;
             int32_t q = coefficients[i];
             uint64_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
-            unsigned lowest = lowest_planes[i] < 32 ? lowest_planes[i] : 31;
-            /* In half steps: the decoded magnitude plus the reconstruction
-             * offset r = 1/2 of the lowest decoded plane (E.1.1.2). */
-            uint64_t halves = magnitude ? 2 * magnitude + ((uint64_t)1 << lowest) : 0;
-            /* ROI (H.2): magnitudes at or above 2^s belong to the region and
-             * were scaled up by 2^s. The shift comes after the offset, as in
-             * OpenJPEG, so fully decoded region coefficients reconstruct with
-             * r = 0 (E.1.1.2 leaves r to the decoder). */
-            if (roi != 0 && roi < 32 && magnitude >= ((uint64_t)1 << roi))
-                halves >>= roi;
+            uint64_t halves = dequantize_halves(magnitude, lowest_planes[i], roi);
             size_t at = to.origin + (size_t)y * to.stride + x;
             if (plane->halves) { /* < 2^31: Mb <= 30 (plan_gpu_dequantization) */
                 to.integers[at] = q < 0 ? -(int32_t)halves : (int32_t)halves;
@@ -212,6 +204,8 @@ typedef struct gpu_batch {
     tier1_segment *segments;
     int32_t *coefficients;
     uint8_t *lowest;
+    tier1_gpu_placement *placements; /* placed: the blocks go to the planes' device memory
+                                        (tile_plane.device) instead of coefficients, lowest */
     atomic_uint damaged_blocks;
 } gpu_batch;
 
@@ -224,6 +218,7 @@ static void gpu_batch_free(gpu_batch *g)
     free(g->segments);
     free(g->coefficients);
     free(g->lowest);
+    free(g->placements);
 }
 
 /* Dequantizes batch block k into its target (on the pool's threads). */
@@ -247,8 +242,20 @@ static gj2k_status place_gpu_block(void *context, size_t k, unsigned worker)
     return GJ2K_OK;
 }
 
-/* Lists the blocks to decode and copies their bytes and segments. */
-static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *memory,
+/* Where batch block k goes in its plane's device memory. */
+static tier1_gpu_placement gpu_block_placement(const gpu_batch *g, size_t k)
+{
+    const tier2_block *b = &g->blocks[g->list ? g->list[g->index[k]] : g->index[k]];
+    const tile_plane *plane = &g->planes[b->component];
+    tile_block_target to = tile_plane_whole_target(plane, b, g->reduce);
+    return (tier1_gpu_placement){.origin = plane->device_offset + to.origin, .stride = to.stride,
+                                 .roi_shift = plane->params.roi_shift};
+}
+
+/* Lists the blocks to decode and copies their bytes and segments; when
+ * `placed`, says where each goes on the device, else makes room for the
+ * outputs in host memory. */
+static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, bool placed, memory_budget *memory,
                                    uint64_t *charged, gj2k_error *error)
 {
     size_t bytes = 0, segments = 0, samples = 0, n = 0;
@@ -270,7 +277,8 @@ static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *me
     g->bytes = bytes;
     g->num_segments = segments;
     g->samples = samples;
-    *charged = (uint64_t)bytes + segments * sizeof *g->segments + samples * 5 +
+    uint64_t outputs = placed ? n * sizeof *g->placements : (uint64_t)samples * 5;
+    *charged = (uint64_t)bytes + segments * sizeof *g->segments + outputs +
                n * (sizeof *g->gpu_blocks + sizeof *g->results);
     gj2k_status status = memory_budget_take(memory, *charged, "the GPU's code-blocks", error);
     if (status != GJ2K_OK) {
@@ -281,10 +289,14 @@ static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *me
     g->results = malloc((n ? n : 1) * sizeof *g->results);
     g->data = malloc(bytes ? bytes : 1);
     g->segments = malloc((segments ? segments : 1) * sizeof *g->segments);
-    g->coefficients = malloc((samples ? samples : 1) * sizeof *g->coefficients);
-    g->lowest = malloc(samples ? samples : 1);
-    if (!g->gpu_blocks || !g->results || !g->data || !g->segments || !g->coefficients ||
-        !g->lowest)
+    if (placed) {
+        g->placements = malloc((n ? n : 1) * sizeof *g->placements);
+    } else {
+        g->coefficients = malloc((samples ? samples : 1) * sizeof *g->coefficients);
+        g->lowest = malloc(samples ? samples : 1);
+    }
+    if (!g->gpu_blocks || !g->results || !g->data || !g->segments ||
+        (placed ? !g->placements : !g->coefficients || !g->lowest))
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the GPU's blocks");
     bytes = segments = samples = 0;
     for (size_t k = 0; k < n; k++) {
@@ -297,6 +309,8 @@ static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *me
             .data_offset = bytes, .size = b->size, .first_segment = (uint32_t)segments,
             .num_segments = b->num_segments, .num_planes = b->num_planes, .width = width,
             .height = height, .band = b->band, .style = b->style, .output_offset = samples};
+        if (placed)
+            g->placements[k] = gpu_block_placement(g, k);
         bytes += b->size;
         segments += b->num_segments;
         samples += (size_t)width * height;
@@ -304,8 +318,17 @@ static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, memory_budget *me
     return GJ2K_OK;
 }
 
-/* Tier-1 of the blocks on the GPU (tier1_gpu.h), then their dequantization
- * into the targets on the CPU threads. */
+/* Counts the damaged blocks of a batch placed on the device. */
+static void count_damaged(gpu_batch *g)
+{
+    for (size_t k = 0; k < g->count; k++)
+        if (g->results[k].status != GJ2K_OK || g->results[k].segmentation_errors != 0)
+            atomic_fetch_add(&g->damaged_blocks, 1);
+}
+
+/* Tier-1 of the blocks on the GPU (tier1_gpu.h), then their dequantization:
+ * on the GPU into the planes' device memory where the tile lies there
+ * (tile_plane.device), else into the targets on the CPU threads. */
 static gj2k_status decode_blocks_on_gpu(const tier2_block *blocks, const size_t *list,
                                         size_t count, const tile_block_target *targets,
                                         tile_plane *planes, const tile_decode_settings *settings,
@@ -315,13 +338,21 @@ static gj2k_status decode_blocks_on_gpu(const tier2_block *blocks, const size_t 
                    .reduce = settings->reduce};
     atomic_init(&g.damaged_blocks, 0);
     uint64_t charged = 0;
-    gj2k_status status = gpu_batch_build(&g, count, settings->memory, &charged, error);
-    if (status == GJ2K_OK && g.count != 0)
+    bool placed = targets == NULL && planes[0].device != NULL; /* all of the tile's or none */
+    gj2k_status status = gpu_batch_build(&g, count, placed, settings->memory, &charged, error);
+    if (status == GJ2K_OK && g.count != 0 && placed) {
+        status = tier1_gpu_decode_placed(settings->tier1_gpu, g.data, g.bytes, g.segments,
+                                         g.num_segments, g.gpu_blocks, g.count, g.placements,
+                                         planes[0].device, g.results, error);
+        if (status == GJ2K_OK)
+            count_damaged(&g);
+    } else if (status == GJ2K_OK && g.count != 0) {
         status = tier1_gpu_decode(settings->tier1_gpu, g.data, g.bytes, g.segments,
                                   g.num_segments, g.gpu_blocks, g.count, g.coefficients, g.lowest,
                                   g.samples, g.results, error);
-    if (status == GJ2K_OK)
-        status = parallel_for(settings->pool, g.count, place_gpu_block, &g);
+        if (status == GJ2K_OK)
+            status = parallel_for(settings->pool, g.count, place_gpu_block, &g);
+    }
     unsigned damaged = atomic_load(&g.damaged_blocks);
     gpu_batch_free(&g);
     memory_budget_give(settings->memory, charged);
@@ -448,19 +479,28 @@ gj2k_status tile_planes_prepare(const j2k_codestream *cs, uint32_t tile_index, u
                                                  plane->params.steps[s]) + plane->params.roi_shift;
             plane->magnitude_bits[s] = (uint8_t)(bits > 255 ? 255 : bits);
         }
-        if (buffers == TILE_PLANES_NONE)
-            continue;
-        if (buffers == TILE_PLANES_WHOLE_GPU)
+        if (buffers == TILE_PLANES_WHOLE_GPU || buffers == TILE_PLANES_DEVICE)
             plan_gpu_dequantization(plane);
+    }
+    if (buffers == TILE_PLANES_WHOLE || buffers == TILE_PLANES_WHOLE_GPU)
+        return tile_planes_allocate(planes, siz->num_components, tile_index, memory, error);
+    return GJ2K_OK;
+}
+
+gj2k_status tile_planes_allocate(tile_plane *planes, uint32_t count, uint32_t tile_index,
+                                 memory_budget *memory, gj2k_error *error)
+{
+    for (uint32_t c = 0; c < count; c++) {
+        tile_plane *plane = &planes[c];
         bool floats = !plane->reversible && !plane->halves;
         size_t area = tile_rect_area(plane->rect);
         uint64_t bytes = (uint64_t)area * (floats ? 8u : 4u);
         char what[64];
         snprintf(what, sizeof what, "tile %u component %u", tile_index, c);
-        status = memory_budget_take(memory, bytes, what, error);
+        gj2k_status status = memory_budget_take(memory, bytes, what, error);
         if (status != GJ2K_OK)
             return status;
-        plane->charged = bytes;
+        plane->charged += bytes;
         plane->integers = calloc(area ? area : 1, sizeof *plane->integers);
         if (floats)
             plane->floats = calloc(area ? area : 1, sizeof *plane->floats);

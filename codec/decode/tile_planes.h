@@ -10,6 +10,7 @@
 
 #include "codestream.h"
 #include "dwt.h"
+#include "tier1_gpu.h"
 #include "tier2_decode.h"
 #include "tile_decoder.h"
 #include "tile_structure.h"
@@ -34,6 +35,12 @@ typedef struct tile_plane {
      * with Delta / 2 of each subband in half_steps). */
     bool halves;
     float half_steps[J2K_MAX_SUBBANDS];
+    /* GPU-resident path: the plane lies in the tile's device memory from
+     * element device_offset on, in half steps, where the GPU's Tier-1
+     * placed it (integers stays NULL unless the samples come back at 4
+     * bytes). */
+    tier1_gpu_planes *device;
+    size_t device_offset;
     uint64_t charged;      /* bytes taken from the budget for this plane */
 } tile_plane;
 
@@ -43,6 +50,9 @@ static inline size_t tile_rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) *
 typedef enum tile_plane_buffers {
     TILE_PLANES_WHOLE,     /* integers (and floats for 9/7) over the whole plane */
     TILE_PLANES_WHOLE_GPU, /* the same, in half steps where they fit (GPU dequantizes) */
+    TILE_PLANES_DEVICE,    /* half steps planned as for WHOLE_GPU, no buffers yet: the
+                              caller places the planes on the device or calls
+                              tile_planes_allocate */
     TILE_PLANES_NONE       /* none: the caller decodes into buffers of its own */
 } tile_plane_buffers;
 
@@ -55,6 +65,10 @@ gj2k_status tile_planes_prepare(const j2k_codestream *cs, uint32_t tile_index, u
                                 const gj2k_image *image, tile_plane_buffers buffers,
                                 memory_budget *memory, tile_plane *planes, gj2k_error *error);
 void tile_planes_free(tile_plane *planes, uint32_t count, memory_budget *memory);
+/* The host buffers of TILE_PLANES_WHOLE_GPU for planes prepared with
+ * TILE_PLANES_DEVICE. */
+gj2k_status tile_planes_allocate(tile_plane *planes, uint32_t count, uint32_t tile_index,
+                                 memory_budget *memory, gj2k_error *error);
 
 /* Resolves component c's coding parameters in the tile and the sample
  * format; fails on what the decoder cannot do. `tile` may be NULL. */

@@ -59,6 +59,44 @@ gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_si
                              uint8_t *lowest, size_t samples, tier1_gpu_result *results,
                              gj2k_error *error);
 
+/* ------------------------------------- decoding into device memory */
+
+/* Device memory of a tile's planes, where tier1_gpu_decode_placed leaves
+ * each decoded block dequantized in signed half steps (dequantize.h), for
+ * the GPU's inverse transforms to read where it lies (gpu_inverse_plane's
+ * device_input). Starts as zeros. Destroy it before its tier1_gpu. */
+typedef struct tier1_gpu_planes tier1_gpu_planes;
+gj2k_status tier1_gpu_planes_create(tier1_gpu *gpu, size_t samples, tier1_gpu_planes **out,
+                                    gj2k_error *error);
+void tier1_gpu_planes_destroy(tier1_gpu_planes *planes);
+/* The device address of element 0. */
+int32_t *tier1_gpu_planes_data(const tier1_gpu_planes *planes);
+/* For tests: `count` elements at `offset` from or to host memory. */
+gj2k_status tier1_gpu_planes_fetch(tier1_gpu_planes *planes, size_t offset, size_t count,
+                                   int32_t *to, gj2k_error *error);
+gj2k_status tier1_gpu_planes_put(tier1_gpu_planes *planes, size_t offset, size_t count,
+                                 const int32_t *from, gj2k_error *error);
+
+/* Where block i's values go: element `origin` of the planes is its top-left
+ * corner, rows `stride` apart; `roi_shift` is its component's (0: none). */
+typedef struct tier1_gpu_placement {
+    uint64_t origin;
+    uint64_t stride;
+    uint32_t roi_shift;
+} tier1_gpu_placement;
+
+/* tier1_gpu_decode, but each block's outputs, instead of coming back, are
+ * dequantized into the planes at placements[i]: sign * dequantize_halves()
+ * of each coefficient, which must fit in 31 bits (Mb <= 30). Blocks refused
+ * (GJ2K_ERROR_INVALID_ARGUMENT, GJ2K_ERROR_UNSUPPORTED) or whose placement
+ * reaches outside the planes leave them alone; the results come back. */
+gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
+                                    const tier1_segment *segments, size_t num_segments,
+                                    const tier1_gpu_block *blocks, size_t count,
+                                    const tier1_gpu_placement *placements,
+                                    tier1_gpu_planes *planes, tier1_gpu_result *results,
+                                    gj2k_error *error);
+
 /* ------------------------------------------------------------- encoder */
 
 /* Where a batch's coefficients come from: one array of them (and of their

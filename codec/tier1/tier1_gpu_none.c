@@ -82,3 +82,45 @@ gj2k_status tier1_gpu_encoder_put(tier1_gpu_encoder *gpu, size_t offset, size_t 
     (void)gpu, (void)offset, (void)count, (void)coefficients, (void)fractions;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }
+
+gj2k_status tier1_gpu_planes_create(tier1_gpu *gpu, size_t samples, tier1_gpu_planes **out,
+                                    gj2k_error *error)
+{
+    (void)gpu, (void)samples;
+    *out = NULL;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+void tier1_gpu_planes_destroy(tier1_gpu_planes *planes) { (void)planes; }
+
+int32_t *tier1_gpu_planes_data(const tier1_gpu_planes *planes)
+{
+    (void)planes;
+    return NULL;
+}
+
+gj2k_status tier1_gpu_planes_fetch(tier1_gpu_planes *planes, size_t offset, size_t count,
+                                   int32_t *to, gj2k_error *error)
+{
+    (void)planes, (void)offset, (void)count, (void)to;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+gj2k_status tier1_gpu_planes_put(tier1_gpu_planes *planes, size_t offset, size_t count,
+                                 const int32_t *from, gj2k_error *error)
+{
+    (void)planes, (void)offset, (void)count, (void)from;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
+                                    const tier1_segment *segments, size_t num_segments,
+                                    const tier1_gpu_block *blocks, size_t count,
+                                    const tier1_gpu_placement *placements,
+                                    tier1_gpu_planes *planes, tier1_gpu_result *results,
+                                    gj2k_error *error)
+{
+    (void)gpu, (void)data, (void)data_size, (void)segments, (void)num_segments, (void)blocks;
+    (void)count, (void)placements, (void)planes, (void)results;
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}

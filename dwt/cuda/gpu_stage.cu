@@ -637,18 +637,22 @@ static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool 
                                  registrations *registered, gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
-    const void *source = reversible || p->halves ? (const void *)p->samples
-                                                 : (const void *)p->floats;
-    register_for_upload(registered, source, area * 4);
-    gj2k_status uploaded = upload(g, g->work[0], source, area * 4, error);
-    if (uploaded != GJ2K_OK)
-        return uploaded;
+    const void *bands = p->device_input;
+    if (bands == nullptr) {
+        const void *source = reversible || p->halves ? (const void *)p->samples
+                                                     : (const void *)p->floats;
+        register_for_upload(registered, source, area * 4);
+        gj2k_status uploaded = upload(g, g->work[0], source, area * 4, error);
+        if (uploaded != GJ2K_OK)
+            return uploaded;
+        bands = g->work[0];
+    }
     void *scratch[2] = {g->work[1], g->work[2]};
     phase_begin(g, GPU_PHASE_LEVELS);
     gj2k_status status =
-        reversible ? inverse_levels<true>(g, g->work[0], p->halves, nullptr, p->rect, p->levels,
+        reversible ? inverse_levels<true>(g, bands, p->halves, nullptr, p->rect, p->levels,
                                           target, last, scratch, error)
-                   : inverse_levels<false>(g, g->work[0], p->halves, p->half_steps, p->rect,
+                   : inverse_levels<false>(g, bands, p->halves, p->half_steps, p->rect,
                                            p->levels, target, last, scratch, error);
     phase_end(g);
     return status;
@@ -695,6 +699,11 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 status = wait_for_plane(wait, wait_user, c + k, error);
             c += group;
             continue;
+        }
+        if (n > g->capacity && planes[c].device_input != nullptr) {
+            status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                               "GPU stage: a plane read on the device must fit its buffers");
+            break;
         }
         if (n > g->capacity) { /* larger than the stage's buffers: in strips */
             status = inverse_download(g, planes, &pending, error);

@@ -553,6 +553,32 @@ static void bench_reports_exact(void)
     CHECK(strstr(r.out, "whole run (read + encode + write)") != NULL);
 }
 
+/* `gj2k bench batch`: every case of the table, for one and for two jobs at
+ * a time; each job's codestream must be the first encode's bytes (the
+ * command fails otherwise); bad counts are usage errors. */
+static void bench_batch_table(void)
+{
+    char path[1024], args[2048];
+    snprintf(path, sizeof path, "%s/batch.ppm", test_temp_dir());
+    gj2k_image *image = write_test_image(path, 71, 53, 3, 8);
+    REQUIRE(image != NULL);
+    gj2k_image_destroy(image);
+    run_result r;
+    snprintf(args, sizeof args, "bench batch -i '%s' -b 3 --device cpu -threads 2", path);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    const char *rows[] = {"| encode lossless ", "| encode -I -r 20 ", "| decode lossless ",
+                          "| decode -I -r 20 "};
+    for (int k = 0; k < 4; k++) {
+        const char *first = strstr(r.out, rows[k]);
+        CHECK(first != NULL && strstr(first + 1, rows[k]) != NULL); /* 1 and 4 at a time */
+    }
+    CHECK(strstr(r.out, "Tier-1") != NULL && strstr(r.out, "3 jobs") != NULL);
+    snprintf(args, sizeof args, "bench batch -i '%s' -b 0", path);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+}
+
 static const test_case cases[] = {
     {"version", version},
     {"help_for_every_command", help_for_every_command},
@@ -567,5 +593,6 @@ static const test_case cases[] = {
     {"convert_rejects_bad_input_without_output", convert_rejects_bad_input_without_output},
     {"info_text_and_json", info_text_and_json},
     {"bench_reports_exact", bench_reports_exact},
+    {"bench_batch_table", bench_batch_table},
 };
 TEST_MAIN(cases)

@@ -2,13 +2,13 @@
 # Makes the ignored folders that tests/gpu/run.sh uses when they are carried
 # to the GPU machine (which has no network and no ../shared):
 #   .bench/              photo4k.ppm (3840x2160 RGB, a mirrored mosaic of
-#                        ../shared/images/Bretagne1.ppm) and its lossless and
-#                        -I -r 20 codestreams, made by gj2k
+#                        ../shared/images/Bretagne1.ppm); run.sh makes its
+#                        lossless and -I -r 20 codestreams there
 #   .conformance-input/  the T.803 codestreams (../shared/conformance/input)
 #   .nvjpeg2k/           nvidia-nvjpeg2k-cu13 from the Python registry: include/, lib/
 #   .peers/              OpenJPEG, Grok and OpenJPH (../shared/tools/peers.sh)
 # Usage, from the repository root, after a build:  bash tests/gpu/prepare.sh [GJ2K]
-# The carry limit is 64 MiB: the four together are more, so carry three.
+# The carry limit is 64 MiB: the four take some 58.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 shared=../shared
@@ -44,8 +44,6 @@ for Y in range(H):
     line = b''.join(forward if t % 2 == 0 else backward for t in range(W // w + 1))
     out.write(line[:3 * W])
 PY
-  "$gj2k" encode -i .bench/photo4k.ppm -o .bench/photo4k_lossless.j2k
-  "$gj2k" encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20
 fi
 
 if [ ! -d .conformance-input ]; then

@@ -24,6 +24,11 @@ targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_t
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
+# The 4K photo's codestreams (tests/gpu/prepare.sh carries the photo alone).
+if [ -f .bench/photo4k.ppm ]; then
+  [ -f .bench/photo4k_lossless.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossless.j2k >/dev/null
+  [ -f .bench/photo4k_lossy.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20 >/dev/null
+fi
 
 if [ "${1:-}" = quick ]; then
   step "GPU tests and bench dwt (quick)"
@@ -60,17 +65,19 @@ tail -5 "$logs/ctest.txt"
 step "compute-sanitizer memcheck (small cases)"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
-  for case in forward_matches_cpu inverse_matches_cpu strips_match_cpu; do
+  for case in forward_matches_cpu inverse_matches_cpu strips_match_cpu corrupt_same_error; do
     GJ2K_GPU_TEST_CASES=4 "$sanitizer" --tool memcheck --error-exitcode 1 \
       build/gpu/tests/gpu/test_gpu_stage "$case" >"$logs/memcheck-$case.txt" 2>&1
     rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
     [ $rc -eq 0 ] || tests_rc=1
   done
-  for t in test_tier1_gpu test_tier1_encode_gpu; do
+  for run in "test_tier1_gpu gpu_matches_host" "test_tier1_gpu placed_matches_host" \
+             "test_tier1_encode_gpu gpu_matches_host"; do
+    read -r t c <<<"$run"
     for tool in memcheck racecheck; do
       GJ2K_GPU_TEST_CASES=6 "$sanitizer" --tool "$tool" --error-exitcode 1 \
-        build/gpu/tests/codec/tier1/$t gpu_matches_host >"$logs/$tool-$t.txt" 2>&1
-      rc=$?; echo "$tool $t gpu_matches_host: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
+        build/gpu/tests/codec/tier1/$t "$c" >"$logs/$tool-$t-$c.txt" 2>&1
+      rc=$?; echo "$tool $t $c: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
       [ $rc -eq 0 ] || tests_rc=1
     done
   done
@@ -96,48 +103,23 @@ if [ -x build/gpu/gj2k_nvjpeg2k_bench ] && [ -f .bench/photo4k.ppm ]; then
   tests_rc=$((tests_rc | PIPESTATUS[0]))
 fi
 
-# Whole processes, CPU against GPU and auto, 4K and 8K (what --device auto weighs).
+# The same at 8K (7680x4320, the 4K photo doubled), and a batch of 16 jobs
+# of the 4K photo, one and four at a time, with each stage's mean.
+if [ -f .bench/photo4k.ppm ]; then
+  mkdir -p build/bench8k
+  python3 tests/gpu/double_size.py .bench/photo4k.ppm build/bench8k/photo8k.ppm
+  if [ -x build/gpu/gj2k_nvjpeg2k_bench ]; then
+    build/gpu/gj2k_nvjpeg2k_bench build/bench8k/photo8k.ppm 3 | tee "$logs/nvjpeg2k-8k.txt"
+    tests_rc=$((tests_rc | PIPESTATUS[0]))
+  fi
+  build/gpu/gj2k bench batch -i .bench/photo4k.ppm -b 16 | tee "$logs/batch.txt"
+  tests_rc=$((tests_rc | PIPESTATUS[0]))
+fi
+
+# Whole processes, CPU against GPU and auto, 4K and 8K (what --device auto
+# weighs), and Grok on every core when .peers was carried
+# (../shared/tools/peers.sh .peers).
 [ -f .bench/photo4k.ppm ] && bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
-
-# Side by side with OpenJPEG and Grok when they were carried along
-# (../shared/tools/peers.sh .peers; JPEG 2000 files to decode in .bench/).
-if [ -f .peers/env.sh ] && [ -d .bench ]; then
-  step "decode side by side (best of 3 whole runs, output .ppm, $jobs threads)"
-  . .peers/env.sh
-  best() { local b=; for i in 1 2 3; do local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1 || { echo failed; return; }; e=$(date +%s%N)
-           local t=$(( (e - s) / 1000000 )); [ -z "$b" ] || [ "$t" -lt "$b" ] && b=$t; done; echo "$b"; }
-  for f in .bench/*.j2k .bench/*.j2c; do
-    [ -f "$f" ] || continue
-    out=$(mktemp -d)
-    printf '%-28s gj2k gpu %6s ms  cpu %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" \
-      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs" --device gpu)" \
-      "$(best build/gpu/gj2k decode -i "$f" -o "$out/g.ppm" -threads "$jobs" --device cpu)" \
-      "$(best opj_decompress -i "$f" -o "$out/o.ppm" -threads "$jobs")" \
-      "$(best grk_decompress -i "$f" -o "$out/k.ppm" -H "$jobs")" | tee -a "$logs/peers.txt"
-    rm -rf "$out"
-  done
-fi
-
-if [ -f .peers/env.sh ] && [ -d .bench ]; then
-  step "encode side by side (best of 3 whole runs, lossless and -I -r 20, $jobs threads)"
-  for f in .bench/*.ppm; do
-    [ -f "$f" ] || continue
-    out=$(mktemp -d)
-    for mode in lossless lossy; do
-      flags=(); [ "$mode" = lossy ] && flags=(-I -r 20)
-      printf '%-24s %-8s gj2k cpu %6s ms  gpu %6s ms  opj %6s ms  grk %6s ms\n' "$(basename "$f")" "$mode" \
-        "$(best build/gpu/gj2k encode -i "$f" -o "$out/c.j2k" "${flags[@]}" -threads "$jobs" --device cpu)" \
-        "$(best build/gpu/gj2k encode -i "$f" -o "$out/g.j2k" "${flags[@]}" -threads "$jobs" --device gpu)" \
-        "$(best opj_compress -i "$f" -o "$out/o.j2k" "${flags[@]}" -threads "$jobs")" \
-        "$(best grk_compress -i "$f" -o "$out/k.j2k" "${flags[@]}" -H "$jobs")" | tee -a "$logs/peers.txt"
-      cmp -s "$out/c.j2k" "$out/g.j2k" && same="gpu = cpu bytes" || same="GPU AND CPU BYTES DIFFER"
-      printf '%-24s %-8s bytes: gj2k %s (%s)  opj %s  grk %s\n' "$(basename "$f")" "$mode" \
-        "$(stat -c %s "$out/g.j2k" 2>/dev/null)" "$same" "$(stat -c %s "$out/o.j2k" 2>/dev/null)" \
-        "$(stat -c %s "$out/k.j2k" 2>/dev/null)" | tee -a "$logs/peers.txt"
-    done
-    rm -rf "$out"
-  done
-fi
 
 step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
@@ -148,6 +130,7 @@ grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/nvjpeg2k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k.txt" | sed 's/^/nvjpeg2k: /'
+[ -f "$logs/nvjpeg2k-8k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k-8k.txt" | sed 's/^/nvjpeg2k 8K: /'
+[ -f "$logs/batch.txt" ] && grep -E '^\| [ed]' "$logs/batch.txt" | sed 's/^/batch: /'
 [ -f "$logs/whole-process.txt" ] && grep -E 'ms  gpu|DIFFER' "$logs/whole-process.txt" | sed 's/^/whole: /'
-[ -f "$logs/peers.txt" ] && sed 's/^/peers: /' "$logs/peers.txt"
 exit $tests_rc

@@ -533,8 +533,8 @@ static void test_decode_conformance_same(void)
 static void test_corrupt_same_error(void)
 {
     gpu_stage_destroy(open_gpu());
-    int decoded = 0, refused = 0;
-    for (int i = 0; i < 8; i++) {
+    int decoded = 0, refused = 0, streams = case_count() < 8 ? case_count() : 8;
+    for (int i = 0; i < streams; i++) {
         gj2k_image *image = make_image(0, 0, (uint32_t)test_random_range(60, 300),
                                        (uint32_t)test_random_range(60, 300), 3, 8);
         REQUIRE(image != NULL);

@@ -22,8 +22,9 @@ builds_on() {
     common) echo "include" ;;
     io | dwt) echo "include common" ;;
     dwt/cuda) echo "include common dwt" ;;
-    quant | codec/tier1) echo "include common dwt" ;;
-    codec/tier1/cuda) echo "include common dwt codec/tier1" ;;
+    quant) echo "include common dwt" ;;
+    codec/tier1) echo "include common dwt quant" ;;
+    codec/tier1/cuda) echo "include common dwt quant codec/tier1" ;;
     codec/codestream) echo "include common dwt quant" ;;
     codec/tier2) echo "include common dwt quant codec/codestream codec/tier1" ;;
     codec/jp2) echo "include common io" ;;

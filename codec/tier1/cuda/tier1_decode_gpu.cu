@@ -1,12 +1,16 @@
 /* tier1_decode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
  * tier1_decode_block.h's decoder, its flags and magnitudes in global
- * scratch; the tables it reads are device copies made from the host's
- * initializers (tier1_tables.h). Every CUDA call and launch is checked;
+ * scratch (in shared memory, the flags measured slower: fewer blocks fit
+ * an SM; docs/gpu-notes.md); the tables it reads are device copies made
+ * from the host's initializers (tier1_tables.h). The outputs come back, or a second kernel
+ * dequantizes them into a tile's planes in device memory (dequantize.h,
+ * one CUDA block a code-block). Every CUDA call and launch is checked;
  * failures become GJ2K_ERROR_DEVICE. */
 #include <cstring>
 #include <new>
 
 #include "tier1_gpu_common.cuh"
+#include "dequantize.h"
 #include "tier1_decode_block.h"
 #include "tier1_gpu.h"
 
@@ -56,13 +60,46 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
     results[i].segmentation_errors = result.segmentation_errors;
 }
 
+/* Each decoded block's coefficients dequantized into its place in the
+ * planes (E.1.1.2, H.2): CUDA block i places code-block i, its threads
+ * along the rows. Refused blocks leave the planes alone. */
+__global__ void place_blocks(const DeviceBlock *blocks, const tier1_gpu_placement *placements,
+                             const tier1_gpu_result *results, const int32_t *coefficients,
+                             const uint8_t *lowest, int32_t *planes)
+{
+    uint32_t i = blockIdx.x;
+    if (!blocks[i].run)
+        return;
+    gj2k_status status = results[i].status;
+    if (status == GJ2K_ERROR_INVALID_ARGUMENT || status == GJ2K_ERROR_UNSUPPORTED)
+        return;
+    const uint32_t width = blocks[i].block.width, height = blocks[i].block.height;
+    const uint64_t from = blocks[i].block.output_offset;
+    const tier1_gpu_placement at = placements[i];
+    for (uint32_t k = threadIdx.x; k < width * height; k += blockDim.x) {
+        uint32_t y = k / width, x = k - y * width;
+        int32_t q = coefficients[from + k];
+        uint64_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
+        uint64_t halves = dequantize_halves(magnitude, lowest[from + k], at.roi_shift);
+        planes[at.origin + (uint64_t)y * at.stride + x] = q < 0 ? -(int32_t)halves
+                                                                : (int32_t)halves;
+    }
+}
+
+constexpr unsigned kPlaceThreads = 128;
+
 } // namespace
+
+struct tier1_gpu_planes {
+    int32_t *data = nullptr;
+    size_t samples = 0;
+};
 
 struct tier1_gpu {
     cudaStream_t stream = nullptr;
     uint64_t decoded = 0; /* blocks run */
     unsigned lanes = tier1_cuda::kDefaultLanes;
-    Buffer data, segments, blocks, scratch, coefficients, lowest, results;
+    Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements;
 };
 
 extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
@@ -80,19 +117,123 @@ extern "C" uint64_t tier1_gpu_blocks(const tier1_gpu *gpu) { return gpu ? gpu->d
 extern "C" void tier1_gpu_destroy(tier1_gpu *gpu) { tier1_cuda::destroy_coder(gpu); }
 
 /* What tier1_decode_block checks before it decodes, and what the batch
- * must hold for the block; its status when refused, else GJ2K_OK. */
+ * must hold for the block; its status when refused, else GJ2K_OK. With
+ * `samples` 0 the outputs are the batch's own (placed), not the caller's. */
 static gj2k_status check_block(const tier1_gpu_block *b, size_t data_size, size_t num_segments,
                                size_t samples)
 {
     if (!tier1_block_is_valid(b->width, b->height, (dwt_band)b->band, b->style) ||
         (uint64_t)b->first_segment + b->num_segments > num_segments ||
         b->data_offset > data_size || b->size > data_size - b->data_offset ||
-        b->output_offset > samples ||
-        (uint64_t)b->width * b->height > samples - b->output_offset)
+        (samples != 0 && (b->output_offset > samples ||
+                          (uint64_t)b->width * b->height > samples - b->output_offset)))
         return GJ2K_ERROR_INVALID_ARGUMENT;
     if (b->num_planes > TIER1_MAX_PLANES)
         return GJ2K_ERROR_UNSUPPORTED;
     return GJ2K_OK;
+}
+
+/* Whether a block of width x height at `p` lies inside planes of `samples`. */
+static bool placement_fits(const tier1_gpu_block *b, const tier1_gpu_placement *p, size_t samples)
+{
+    if (b->width > p->stride || p->origin > samples || p->stride > samples)
+        return false;
+    uint64_t last_row = p->origin + (uint64_t)(b->height - 1) * p->stride; /* height >= 1 */
+    return last_row <= samples && b->width <= samples - last_row;
+}
+
+/* A batch as the kernels see it: each block checked (refusals in results),
+ * its scratch and, when `placed`, its outputs in the batch's own buffers. */
+struct Batch {
+    DeviceBlock *blocks = nullptr;
+    uint64_t scratch = 0;  /* elements of flags and magnitudes */
+    uint64_t samples = 0;  /* output elements */
+    ~Batch() { delete[] blocks; }
+};
+
+static gj2k_status describe_batch(tier1_gpu *gpu, const tier1_gpu_block *blocks, size_t count,
+                                  size_t data_size, size_t num_segments, size_t samples,
+                                  const tier1_gpu_placement *placements, size_t plane_samples,
+                                  tier1_gpu_result *results, Batch *batch, gj2k_error *error)
+{
+    if (count > UINT32_MAX / 2)
+        return gj2k_fail(error, GJ2K_ERROR_LIMIT, "GPU Tier-1: %zu blocks in one batch", count);
+    batch->blocks = new (std::nothrow) DeviceBlock[count];
+    if (batch->blocks == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    batch->samples = samples;
+    for (size_t i = 0; i < count; i++) {
+        DeviceBlock *d = &batch->blocks[i];
+        d->block = blocks[i];
+        d->scratch_offset = batch->scratch;
+        gj2k_status refused = check_block(&blocks[i], data_size, num_segments,
+                                          placements ? 0 : samples);
+        if (refused == GJ2K_OK && placements != nullptr &&
+            !placement_fits(&blocks[i], &placements[i], plane_samples))
+            refused = GJ2K_ERROR_INVALID_ARGUMENT;
+        d->run = refused == GJ2K_OK;
+        gpu->decoded += d->run;
+        results[i] = tier1_gpu_result{refused, 0, 0};
+        if (!d->run)
+            continue;
+        uint64_t area = (uint64_t)blocks[i].width * blocks[i].height;
+        batch->scratch += (uint64_t)(blocks[i].width + 2) * (blocks[i].height + 2) + area;
+        if (placements != nullptr) {
+            d->block.output_offset = batch->samples;
+            batch->samples += area;
+        }
+    }
+    return GJ2K_OK;
+}
+
+/* Reserves the batch's buffers and queues the uploads of its bytes,
+ * segments, blocks and results (the refusals) and the decoding kernel;
+ * `what` says which failed. */
+static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
+                                  const tier1_segment *segments, size_t num_segments,
+                                  const Batch &batch, size_t count,
+                                  const tier1_gpu_result *results, const char **what)
+{
+    cudaStream_t s = gpu->stream;
+    cudaError_t e;
+    *what = "allocation";
+    if ((e = gpu->data.reserve(data_size)) != cudaSuccess ||
+        (e = gpu->segments.reserve(num_segments * sizeof(tier1_segment))) != cudaSuccess ||
+        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) != cudaSuccess ||
+        (e = gpu->scratch.reserve(batch.scratch * sizeof(uint32_t))) != cudaSuccess ||
+        (e = gpu->coefficients.reserve(batch.samples * sizeof(int32_t))) != cudaSuccess ||
+        (e = gpu->lowest.reserve(batch.samples)) != cudaSuccess ||
+        (e = gpu->results.reserve(count * sizeof(tier1_gpu_result))) != cudaSuccess)
+        return e;
+    *what = "upload";
+    if ((data_size != 0 &&
+         (e = cudaMemcpyAsync(gpu->data.data, data, data_size, cudaMemcpyHostToDevice, s)) !=
+             cudaSuccess) ||
+        (num_segments != 0 &&
+         (e = cudaMemcpyAsync(gpu->segments.data, segments, num_segments * sizeof(tier1_segment),
+                              cudaMemcpyHostToDevice, s)) != cudaSuccess) ||
+        (e = cudaMemcpyAsync(gpu->blocks.data, batch.blocks, count * sizeof(DeviceBlock),
+                             cudaMemcpyHostToDevice, s)) != cudaSuccess ||
+        /* the refusals made here: the kernel writes only the blocks it runs */
+        (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
+                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+        return e;
+    *what = "kernel";
+    decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
+                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder)), s>>>(
+        gpu->data.as<const uint8_t>(), gpu->segments.as<const tier1_segment>(),
+        gpu->blocks.as<const DeviceBlock>(), (uint32_t)count, gpu->lanes,
+        gpu->scratch.as<uint32_t>(), gpu->coefficients.as<int32_t>(), gpu->lowest.as<uint8_t>(),
+        gpu->results.as<tier1_gpu_result>());
+    return cudaGetLastError();
+}
+
+/* After a failure: the stream drained, the error recorded. */
+static gj2k_status decoding_failed(tier1_gpu *gpu, cudaError_t e, const char *what,
+                                   gj2k_error *error)
+{
+    cudaStreamSynchronize(gpu->stream);
+    return device_fail(error, e, what);
 }
 
 extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
@@ -103,77 +244,142 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
 {
     if (count == 0)
         return GJ2K_OK;
-    if (count > UINT32_MAX / 2)
-        return gj2k_fail(error, GJ2K_ERROR_LIMIT, "GPU Tier-1: %zu blocks in one batch", count);
-    DeviceBlock *host = new (std::nothrow) DeviceBlock[count];
-    if (host == nullptr)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint64_t scratch = 0;
-    for (size_t i = 0; i < count; i++) {
-        host[i].block = blocks[i];
-        host[i].scratch_offset = scratch;
-        gj2k_status refused = check_block(&blocks[i], data_size, num_segments, samples);
-        host[i].run = refused == GJ2K_OK;
-        gpu->decoded += host[i].run;
-        results[i] = tier1_gpu_result{refused, 0, 0};
-        if (host[i].run)
-            scratch += (uint64_t)(blocks[i].width + 2) * (blocks[i].height + 2) +
-                       (uint64_t)blocks[i].width * blocks[i].height;
-    }
+    Batch batch;
+    gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, samples,
+                                        nullptr, 0, results, &batch, error);
+    if (status != GJ2K_OK)
+        return status;
     cudaStream_t s = gpu->stream;
-    cudaError_t e = cudaSuccess;
     const char *what = "allocation";
-    if ((e = gpu->data.reserve(data_size)) == cudaSuccess &&
-        (e = gpu->segments.reserve(num_segments * sizeof(tier1_segment))) == cudaSuccess &&
-        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) == cudaSuccess &&
-        (e = gpu->scratch.reserve(scratch * sizeof(uint32_t))) == cudaSuccess &&
-        (e = gpu->coefficients.reserve(samples * sizeof(int32_t))) == cudaSuccess &&
-        (e = gpu->lowest.reserve(samples)) == cudaSuccess &&
-        (e = gpu->results.reserve(count * sizeof(tier1_gpu_result))) == cudaSuccess) {
+    /* outputs start as the caller's: blocks left alone keep their values */
+    cudaError_t e = gpu->coefficients.reserve(samples * sizeof(int32_t));
+    if (e == cudaSuccess)
+        e = gpu->lowest.reserve(samples);
+    if (e == cudaSuccess) {
         what = "upload";
-        /* outputs start as the caller's: blocks left alone keep their values */
-        if ((data_size == 0 ||
-             (e = cudaMemcpyAsync(gpu->data.data, data, data_size, cudaMemcpyHostToDevice, s)) ==
-                 cudaSuccess) &&
-            (num_segments == 0 ||
-             (e = cudaMemcpyAsync(gpu->segments.data, segments,
-                                  num_segments * sizeof(tier1_segment), cudaMemcpyHostToDevice,
-                                  s)) == cudaSuccess) &&
-            (e = cudaMemcpyAsync(gpu->blocks.data, host, count * sizeof(DeviceBlock),
-                                 cudaMemcpyHostToDevice, s)) == cudaSuccess &&
-            (e = cudaMemcpyAsync(gpu->coefficients.data, coefficients, samples * sizeof(int32_t),
+        if ((e = cudaMemcpyAsync(gpu->coefficients.data, coefficients, samples * sizeof(int32_t),
                                  cudaMemcpyHostToDevice, s)) == cudaSuccess &&
             (e = cudaMemcpyAsync(gpu->lowest.data, lowest, samples, cudaMemcpyHostToDevice, s)) ==
+                cudaSuccess)
+            e = queue_decoding(gpu, data, data_size, segments, num_segments, batch, count, results,
+                               &what);
+    }
+    if (e == cudaSuccess) {
+        what = "download";
+        if ((e = cudaMemcpyAsync(coefficients, gpu->coefficients.data, samples * sizeof(int32_t),
+                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess &&
+            (e = cudaMemcpyAsync(lowest, gpu->lowest.data, samples, cudaMemcpyDeviceToHost, s)) ==
                 cudaSuccess &&
-            (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
-                                 cudaMemcpyHostToDevice, s)) == cudaSuccess) {
-            what = "kernel";
-            decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
-                            tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder)),
-                            s>>>(
-                (const uint8_t *)gpu->data.data, (const tier1_segment *)gpu->segments.data,
-                (const DeviceBlock *)gpu->blocks.data, (uint32_t)count, gpu->lanes,
-                (uint32_t *)gpu->scratch.data, (int32_t *)gpu->coefficients.data,
-                (uint8_t *)gpu->lowest.data, (tier1_gpu_result *)gpu->results.data);
-            e = cudaGetLastError();
-        }
-        if (e == cudaSuccess) {
-            what = "download";
-            if ((e = cudaMemcpyAsync(coefficients, gpu->coefficients.data,
-                                     samples * sizeof(int32_t), cudaMemcpyDeviceToHost, s)) ==
-                    cudaSuccess &&
-                (e = cudaMemcpyAsync(lowest, gpu->lowest.data, samples, cudaMemcpyDeviceToHost,
-                                     s)) == cudaSuccess &&
-                (e = cudaMemcpyAsync(results, gpu->results.data,
-                                     count * sizeof(tier1_gpu_result), cudaMemcpyDeviceToHost,
-                                     s)) == cudaSuccess)
-                e = cudaStreamSynchronize(s);
-        }
+            (e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_result),
+                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess)
+            e = cudaStreamSynchronize(s);
     }
-    delete[] host;
+    return e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
+}
+
+extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data,
+                                               size_t data_size, const tier1_segment *segments,
+                                               size_t num_segments, const tier1_gpu_block *blocks,
+                                               size_t count,
+                                               const tier1_gpu_placement *placements,
+                                               tier1_gpu_planes *planes,
+                                               tier1_gpu_result *results, gj2k_error *error)
+{
+    if (count == 0)
+        return GJ2K_OK;
+    Batch batch;
+    gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, 0,
+                                        placements, planes->samples, results, &batch, error);
+    if (status != GJ2K_OK)
+        return status;
+    cudaStream_t s = gpu->stream;
+    const char *what = "allocation";
+    cudaError_t e = gpu->placements.reserve(count * sizeof(tier1_gpu_placement));
+    if (e == cudaSuccess) {
+        what = "upload";
+        if ((e = cudaMemcpyAsync(gpu->placements.data, placements,
+                                 count * sizeof(tier1_gpu_placement), cudaMemcpyHostToDevice, s)) ==
+            cudaSuccess)
+            e = queue_decoding(gpu, data, data_size, segments, num_segments, batch, count, results,
+                               &what);
+    }
+    if (e == cudaSuccess) {
+        what = "placing";
+        place_blocks<<<(unsigned)count, kPlaceThreads, 0, s>>>(
+            gpu->blocks.as<const DeviceBlock>(), gpu->placements.as<const tier1_gpu_placement>(),
+            gpu->results.as<const tier1_gpu_result>(), gpu->coefficients.as<const int32_t>(),
+            gpu->lowest.as<const uint8_t>(), planes->data);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) {
+        what = "download";
+        if ((e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_result),
+                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+    }
+    return e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
+}
+
+/* ------------------------------------------------------------- planes */
+
+extern "C" gj2k_status tier1_gpu_planes_create(tier1_gpu *gpu, size_t samples,
+                                               tier1_gpu_planes **out, gj2k_error *error)
+{
+    (void)gpu; /* the planes' memory is the device's; a gpu must exist to use them */
+    *out = nullptr;
+    tier1_gpu_planes *planes = new (std::nothrow) tier1_gpu_planes;
+    if (planes == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    size_t bytes = (samples ? samples : 1) * sizeof(int32_t);
+    cudaError_t e = cudaMalloc(&planes->data, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(planes->data, 0, bytes); /* synchronous: ready for any stream */
     if (e != cudaSuccess) {
-        cudaStreamSynchronize(s);
-        return device_fail(error, e, what);
+        tier1_gpu_planes_destroy(planes);
+        return device_fail(error, e, "planes");
     }
+    planes->samples = samples;
+    *out = planes;
     return GJ2K_OK;
+}
+
+extern "C" void tier1_gpu_planes_destroy(tier1_gpu_planes *planes)
+{
+    if (planes == nullptr)
+        return;
+    cudaFree(planes->data);
+    delete planes;
+}
+
+extern "C" int32_t *tier1_gpu_planes_data(const tier1_gpu_planes *planes)
+{
+    return planes ? planes->data : nullptr;
+}
+
+/* `count` elements at `offset` to the host (`host` written) or from it. */
+static gj2k_status planes_copy(tier1_gpu_planes *planes, size_t offset, size_t count, void *host,
+                               bool to_host, gj2k_error *error)
+{
+    if (offset > planes->samples || count > planes->samples - offset)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "GPU Tier-1: %zu elements at %zu outside planes of %zu", count, offset,
+                         planes->samples);
+    size_t bytes = count * sizeof(int32_t);
+    int32_t *device = planes->data + offset;
+    cudaError_t e = count == 0 ? cudaSuccess
+                    : to_host  ? cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost)
+                               : cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice);
+    return e == cudaSuccess ? GJ2K_OK : device_fail(error, e, "planes copy");
+}
+
+extern "C" gj2k_status tier1_gpu_planes_fetch(tier1_gpu_planes *planes, size_t offset,
+                                              size_t count, int32_t *to, gj2k_error *error)
+{
+    return planes_copy(planes, offset, count, to, true, error);
+}
+
+extern "C" gj2k_status tier1_gpu_planes_put(tier1_gpu_planes *planes, size_t offset,
+                                            size_t count, const int32_t *from, gj2k_error *error)
+{
+    return planes_copy(planes, offset, count, const_cast<int32_t *>(from), false, error);
 }

@@ -195,7 +195,7 @@ static void missing_tiles_match_zero_coefficients(void)
                 continue;
             CHECK(j2k_codestream_tile(cs, t) == NULL);
             visit_tile(full, &cs->siz, t, reduce, poison_sample, &poisoned_total);
-            CHECK(tile_decode(cs, cut, t, &settings, full, NULL) == GJ2K_OK);
+            CHECK(tile_decode(cs, cut, t, &settings, full, NULL, NULL) == GJ2K_OK);
         }
         size_t not_offset = 0;
         for (uint32_t t = 0; t < num_tiles; t++)

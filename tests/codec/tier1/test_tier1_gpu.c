@@ -3,14 +3,18 @@
  * style, sizes from 1x1 to 1024x4 and 64x64, 1-31 planes, every band,
  * decoded whole, cut after a random pass, with bytes cut short or flipped,
  * and a few the decoder must refuse; outputs poisoned beforehand, every
- * coefficient, lowest known plane and result compared. Skips where there
- * is no GPU (or no CUDA in the build). `test_tier1_gpu bench` prints the
- * time of a batch of 64x64 blocks on either side. */
+ * coefficient, lowest known plane and result compared; and the same
+ * batches dequantized into planes in device memory
+ * (tier1_gpu_decode_placed) against the host's dequantize_halves, the
+ * planes poisoned beforehand. Skips where there is no GPU (or no CUDA in
+ * the build). `test_tier1_gpu bench` prints the time of a batch of 64x64
+ * blocks on either side. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "dequantize.h"
 #include "test_harness.h"
 #include "tier1_gpu.h"
 #include "tier1_test_support.h"
@@ -168,6 +172,22 @@ static bool same_decode(tier1_gpu *gpu, const batch *b)
     return same;
 }
 
+/* A random batch of `blocks` blocks, the first three of which must be
+ * refused: bad style, too many planes, a segment outside the batch. */
+static batch random_batch(int blocks)
+{
+    batch b = {0};
+    for (int k = 0; k < blocks; k++) {
+        uint32_t w, h;
+        random_block_shape(&w, &h);
+        add_random_block(&b, w, h);
+    }
+    b.blocks[0].style = 0x40;
+    b.blocks[1].num_planes = 32;
+    b.blocks[2].num_segments = (uint32_t)b.num_segments + 1;
+    return b;
+}
+
 static void gpu_matches_host(void)
 {
     tier1_gpu *gpu = open_gpu();
@@ -176,19 +196,105 @@ static void gpu_matches_host(void)
     int rounds = cases ? 1 : 3, blocks = cases ? 10 * atoi(cases) : 400;
     blocks = blocks < 3 ? 3 : blocks;
     for (int round = 0; round < rounds; round++) {
-        batch b = {0};
-        for (int k = 0; k < blocks; k++) {
-            uint32_t w, h;
-            random_block_shape(&w, &h);
-            add_random_block(&b, w, h);
-        }
-        /* refused alike: bad style, too many planes, a segment outside the batch */
-        b.blocks[0].style = 0x40;
-        b.blocks[1].num_planes = 32;
-        b.blocks[2].num_segments = (uint32_t)b.num_segments + 1;
+        batch b = random_batch(blocks); /* three of which are refused alike */
         static const unsigned lanes[] = {1, 32, 5};
         tier1_gpu_set_lanes(gpu, lanes[round % 3]);
         CHECK(same_decode(gpu, &b));
+        batch_free(&b);
+    }
+    tier1_gpu_destroy(gpu);
+}
+
+/* Places each block at a random gap after the one before, its rows a
+ * random few elements longer than it; the last block's placement reaches
+ * past the planes, which must refuse it. Returns the planes' size. */
+static size_t random_placements(const batch *b, tier1_gpu_placement *placements)
+{
+    uint64_t cursor = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        const tier1_gpu_block *k = &b->blocks[i];
+        uint64_t stride = k->width + (uint64_t)test_random_range(0, 5);
+        cursor += (uint64_t)test_random_range(0, 7);
+        unsigned roi = test_random() % 3 == 0 ? (unsigned)test_random_range(1, 12) : 0;
+        placements[i] = (tier1_gpu_placement){cursor, stride, roi};
+        cursor += (uint64_t)(k->height - 1) * stride + k->width;
+    }
+    size_t samples = (size_t)cursor + 3;
+    placements[b->count - 1].origin = samples - b->blocks[b->count - 1].width / 2;
+    return samples;
+}
+
+/* Decodes the batch into poisoned planes on the GPU and compares them with
+ * the host's decode, dequantized in half steps where each block lies. */
+static bool same_placed_decode(tier1_gpu *gpu, const batch *b)
+{
+    size_t n = b->samples ? b->samples : 1;
+    int32_t *coefficients = xmalloc(n * sizeof *coefficients);
+    uint8_t *lowest = xmalloc(n);
+    tier1_gpu_result *want_r = xmalloc(b->count * sizeof *want_r);
+    tier1_gpu_result *got_r = xmalloc(b->count * sizeof *got_r);
+    tier1_gpu_placement *placements = xmalloc(b->count * sizeof *placements);
+    decode_on_host(b, coefficients, lowest, want_r);
+    size_t samples = random_placements(b, placements);
+    want_r[b->count - 1] = (tier1_gpu_result){GJ2K_ERROR_INVALID_ARGUMENT, 0, 0};
+    int32_t *want = xmalloc(samples * sizeof *want), *got = xmalloc(samples * sizeof *got);
+    for (size_t i = 0; i < samples; i++)
+        want[i] = got[i] = POISON_COEFFICIENT;
+    for (size_t i = 0; i < b->count; i++) {
+        const tier1_gpu_block *k = &b->blocks[i];
+        if (want_r[i].status == GJ2K_ERROR_INVALID_ARGUMENT ||
+            want_r[i].status == GJ2K_ERROR_UNSUPPORTED)
+            continue; /* left alone */
+        for (uint32_t y = 0; y < k->height; y++)
+            for (uint32_t x = 0; x < k->width; x++) {
+                size_t from = k->output_offset + (size_t)y * k->width + x;
+                int32_t q = coefficients[from];
+                uint64_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
+                uint64_t halves = dequantize_halves(magnitude, lowest[from],
+                                                    placements[i].roi_shift);
+                /* modulo 2^32 as on the device (31 planes can pass 2^31) */
+                int64_t value = q < 0 ? -(int64_t)halves : (int64_t)halves;
+                want[placements[i].origin + y * placements[i].stride + x] =
+                    (int32_t)(uint32_t)(uint64_t)value;
+            }
+    }
+    gj2k_error error = {0};
+    tier1_gpu_planes *planes = NULL;
+    gj2k_status s = tier1_gpu_planes_create(gpu, samples, &planes, &error);
+    if (s == GJ2K_OK)
+        s = tier1_gpu_planes_put(planes, 0, samples, got, &error);
+    if (s == GJ2K_OK)
+        s = tier1_gpu_decode_placed(gpu, b->data, b->data_size, b->segments, b->num_segments,
+                                    b->blocks, b->count, placements, planes, got_r, &error);
+    if (s == GJ2K_OK)
+        s = tier1_gpu_planes_fetch(planes, 0, samples, got, &error);
+    if (s != GJ2K_OK)
+        fprintf(stderr, "  placed decode: %s\n", error.message);
+    bool same = s == GJ2K_OK && memcmp(want, got, samples * sizeof *want) == 0;
+    for (size_t i = 0; same && i < b->count; i++)
+        same = want_r[i].status == got_r[i].status &&
+               want_r[i].passes_decoded == got_r[i].passes_decoded &&
+               want_r[i].segmentation_errors == got_r[i].segmentation_errors;
+    for (size_t i = 0; !same && s == GJ2K_OK && i < samples; i++)
+        if (want[i] != got[i]) {
+            fprintf(stderr, "  planes differ first at %zu: %d, want %d\n", i, got[i], want[i]);
+            break;
+        }
+    tier1_gpu_planes_destroy(planes);
+    free(coefficients), free(lowest), free(want_r), free(got_r), free(placements);
+    free(want), free(got);
+    return same;
+}
+
+static void placed_matches_host(void)
+{
+    tier1_gpu *gpu = open_gpu();
+    const char *cases = getenv("GJ2K_GPU_TEST_CASES");
+    int rounds = cases ? 1 : 2, blocks = cases ? 10 * atoi(cases) : 400;
+    for (int round = 0; round < rounds; round++) {
+        batch b = random_batch(blocks < 4 ? 4 : blocks);
+        tier1_gpu_set_lanes(gpu, round == 0 ? 1 : 32);
+        CHECK(same_placed_decode(gpu, &b));
         batch_free(&b);
     }
     tier1_gpu_destroy(gpu);
@@ -237,6 +343,25 @@ static void bench(void)
         double t = tier1_test_seconds() - t0;
         best = t < best ? t : best;
     }
+    /* the same blocks dequantized into planes on the device: nothing comes back */
+    tier1_gpu_placement *placements = xmalloc(b.count * sizeof *placements);
+    for (size_t i = 0; i < b.count; i++)
+        placements[i] = (tier1_gpu_placement){b.blocks[i].output_offset, 64, 0};
+    tier1_gpu_planes *planes = NULL;
+    REQUIRE(tier1_gpu_planes_create(gpu, b.samples, &planes, &error) == GJ2K_OK);
+    double placed = 1e9;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = tier1_test_seconds();
+        REQUIRE(tier1_gpu_decode_placed(gpu, b.data, b.data_size, b.segments, b.num_segments,
+                                        b.blocks, b.count, placements, planes, r,
+                                        &error) == GJ2K_OK);
+        double t = tier1_test_seconds() - t0;
+        placed = t < placed ? t : placed;
+    }
+    tier1_gpu_planes_destroy(planes);
+    free(placements);
+    printf("tier1 decode placed on the device, %zu blocks of 64x64: GPU %.2f ms "
+           "(%.0f Msamples/s)\n", b.count, placed * 1e3, (double)b.samples / placed / 1e6);
     double t0 = tier1_test_seconds();
     decode_on_host(&b, out, low, r);
     double host = tier1_test_seconds() - t0;
@@ -252,6 +377,7 @@ static void bench(void)
 
 static const test_case cases[] = {
     {"gpu_matches_host", gpu_matches_host},
+    {"placed_matches_host", placed_matches_host},
     {"bench", bench},
 };
 TEST_MAIN(cases)
