@@ -10,6 +10,8 @@ bool byte_buffer_reserve(byte_buffer *buffer, size_t extra)
 {
     if (buffer->failed)
         return false;
+    if (buffer->counting)
+        return true;
     if (extra <= buffer->capacity - buffer->size)
         return true;
     if (extra > SIZE_MAX / 2 - buffer->size) {
@@ -33,6 +35,13 @@ void byte_buffer_append(byte_buffer *buffer, const void *bytes, size_t count)
 {
     if (count == 0 || !byte_buffer_reserve(buffer, count))
         return;
+    if (buffer->counting) {
+        if (count > SIZE_MAX - buffer->size)
+            buffer->failed = true;
+        else
+            buffer->size += count;
+        return;
+    }
     memcpy(buffer->data + buffer->size, bytes, count);
     buffer->size += count;
 }

@@ -8,11 +8,14 @@
 #include <stdint.h>
 
 /* Output: appends never fail loudly; a failed allocation sets `failed`, later
- * appends do nothing, and the writer checks `failed` once at the end. */
+ * appends do nothing, and the writer checks `failed` once at the end. A
+ * `counting` buffer keeps no bytes (data stays NULL): it only adds up their
+ * size, for writers run to learn how long their output would be. */
 typedef struct byte_buffer {
     uint8_t *data;
     size_t size, capacity;
     bool failed;
+    bool counting;
 } byte_buffer;
 
 bool byte_buffer_reserve(byte_buffer *buffer, size_t extra);

@@ -31,7 +31,7 @@ typedef struct encoder_run {
     encode_plan plan;
     encoded_tile *tiles;
     uint32_t num_tiles;
-    byte_buffer scratch;  /* Tier-2 dry runs */
+    byte_buffer scratch;  /* a tile's packets before they join its tile-parts */
     encode_gpu gpu;       /* stage NULL: the CPU transforms */
     parallel_pool *pool;  /* the CPU threads */
     gj2k_warning_fn warning;
@@ -62,13 +62,13 @@ static gj2k_status measure_tile_packets(void *user, uint32_t t, unsigned layer, 
                                         gj2k_error *error)
 {
     encoder_run *run = user;
-    run->scratch.size = 0;
+    byte_buffer counter = {.counting = true}; /* the bytes are not kept, only counted */
     tier2_encode_params params = tile_packet_params(run, t, layer + 1);
     gj2k_status status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components,
-                                           &params, &run->scratch, NULL, NULL, error);
-    if (status == GJ2K_OK && run->scratch.failed)
-        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for packets");
-    *bytes = status == GJ2K_OK ? run->scratch.size : 0;
+                                           &params, &counter, NULL, NULL, error);
+    if (status == GJ2K_OK && counter.failed)
+        status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "packets of more than SIZE_MAX bytes");
+    *bytes = status == GJ2K_OK ? counter.size : 0;
     return status;
 }
 

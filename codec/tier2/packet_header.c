@@ -364,7 +364,7 @@ gj2k_status packet_write(tile_precinct *precinct, unsigned num_bands, unsigned l
         j2k_sop_write(body, options->sequence);
     packet_bit_writer bits;
     packet_bit_writer_init(&bits, headers);
-    byte_buffer payload = {0};
+    byte_buffer payload = {.counting = body->counting}; /* sizes only, when body counts */
     packet_bits_write(&bits, any); /* B.10.3 */
     gj2k_status status = GJ2K_OK;
     for (unsigned b = 0; b < num_bands && any && status == GJ2K_OK; b++) {
