@@ -239,6 +239,54 @@ static gj2k_status pipeline_start(const tile_decode_settings *settings, gj2k_ima
     return GJ2K_OK;
 }
 
+/* Tiles that wait for their Tier-1, to share one GPU batch: once they hold
+ * this many samples they go (2^24: some 4,000 code-blocks of 64x64, enough
+ * to give each SM of an H100 the 30 or so warps it needs, one block a
+ * warp; a 3840x2160 RGB tile alone is 2^24.6). */
+#define TILE_GROUP_SAMPLES ((uint64_t)1 << 24)
+
+typedef struct tile_group {
+    tile_decoding **works;
+    size_t count, capacity;
+    uint64_t samples;
+} tile_group;
+
+static gj2k_status tile_group_add(tile_group *g, tile_decoding *work, gj2k_error *error)
+{
+    if (g->count == g->capacity) {
+        size_t capacity = g->capacity ? 2 * g->capacity : 16;
+        tile_decoding **grown = realloc(g->works, capacity * sizeof *grown);
+        if (grown == NULL) {
+            tile_decoding_abandon(work);
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        g->works = grown;
+        g->capacity = capacity;
+    }
+    g->works[g->count++] = work;
+    g->samples += tile_decoding_samples(work);
+    return GJ2K_OK;
+}
+
+/* Tier-1 of the waiting tiles, in one batch (each fails with it). */
+static gj2k_status tile_group_flush(tile_group *g, const tile_decode_settings *settings,
+                                    gj2k_error *error)
+{
+    gj2k_status status = tile_decode_blocks_together(g->works, g->count, settings, error);
+    g->count = 0;
+    g->samples = 0;
+    return status;
+}
+
+/* Fails the tiles still waiting (their threads give up); frees the list. */
+static void tile_group_abandon(tile_group *g)
+{
+    for (size_t i = 0; i < g->count; i++)
+        tile_decoding_abandon(g->works[i]);
+    free(g->works);
+    *g = (tile_group){0};
+}
+
 static uint64_t image_samples(const gj2k_image *image)
 {
     uint64_t samples = 0;
@@ -441,6 +489,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     double tiles = now_seconds();
     gj2k_decode_report report = {0};
     tile_decode_times times = {0};
+    tile_group group = {0};
     tile_pipeline *pipeline = NULL; /* the last tile started */
     uint32_t missing = 0, first_missing = 0; /* tiles with no tile-parts */
     for (uint32_t t = 0; t < siz->num_tiles && status == GJ2K_OK; t++) {
@@ -459,18 +508,40 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
             continue;
         }
         /* GPU: this tile's code-blocks while the GPU finishes the last tile
-         * and starts on this one's planes as they come. */
+         * and starts on this one's planes as they come. Tiles whose planes
+         * lie on the device wait for others until together they are enough
+         * to fill the GPU, then go through Tier-1 in one batch. */
         tile_decoding *work = NULL;
         status = tile_decode_begin(cs, data, t, &settings, image, &work, error);
+        bool joins = status == GJ2K_OK && tile_decoding_on_device(work);
+        /* the waiting tiles first when this one cannot join them or they are
+           enough; before this tile's thread starts, which would free the last
+           of them once it is done (tile_decode_blocks touches it after) */
+        if (status == GJ2K_OK && group.count > 0 &&
+            (!joins || group.samples >= TILE_GROUP_SAMPLES)) {
+            status = tile_group_flush(&group, &settings, error);
+            if (status != GJ2K_OK)
+                tile_decoding_free(work);
+        }
         if (status == GJ2K_OK)
             status = pipeline_start(&settings, image, work, pipeline, &report.gpu_tiles,
                                     &times, &pipeline, error);
-        if (status == GJ2K_OK) {
-            status = tile_decode_blocks(work, &settings, error);
+        if (status == GJ2K_OK && joins && pipeline->threaded) {
+            status = tile_group_add(&group, work, error);
+        } else if (status == GJ2K_OK) {
+            if (!pipeline->threaded && group.count > 0) /* its run joins theirs */
+                status = tile_group_flush(&group, &settings, error);
+            if (status == GJ2K_OK)
+                status = tile_decode_blocks(work, &settings, error);
+            else
+                tile_decoding_abandon(work);
             if (!pipeline->threaded) /* no thread: the second half here, now */
                 pipeline_run(pipeline);
         }
     }
+    if (status == GJ2K_OK && group.count > 0)
+        status = tile_group_flush(&group, &settings, error);
+    tile_group_abandon(&group); /* after a failure, the tiles still waiting */
     decode_job_warn_missing(job, missing, first_missing);
     gj2k_error finish_error = {0};
     gj2k_status finished = pipeline_finish(pipeline, &finish_error);

@@ -311,6 +311,71 @@ gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *
     return status;
 }
 
+bool tile_decoding_on_device(const tile_decoding *work) { return work->device != NULL; }
+
+uint64_t tile_decoding_samples(const tile_decoding *work)
+{
+    uint64_t samples = 0;
+    for (uint32_t c = 0; c < work->num_planes; c++)
+        samples += tile_rect_area(work->planes[c].rect);
+    return samples;
+}
+
+void tile_decoding_abandon(tile_decoding *work)
+{
+    if (work->on_gpu)
+        plane_gate_fail(&work->gate);
+}
+
+gj2k_status tile_decode_blocks_together(tile_decoding **works, size_t count,
+                                        const tile_decode_settings *settings, gj2k_error *error)
+{
+    bool together = count > 1;
+    for (size_t i = 0; i < count; i++)
+        together = together && works[i]->on_gpu && works[i]->device != NULL;
+    if (!together) {
+        gj2k_status status = GJ2K_OK;
+        for (size_t i = 0; i < count; i++) {
+            if (status == GJ2K_OK)
+                status = tile_decode_blocks(works[i], settings, error);
+            else
+                tile_decoding_abandon(works[i]);
+        }
+        return status;
+    }
+    tile_block_set *sets = calloc(count, sizeof *sets);
+    if (sets == NULL) {
+        for (size_t i = 0; i < count; i++)
+            tile_decoding_abandon(works[i]);
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t i = 0; i < count; i++)
+        sets[i] = (tile_block_set){.blocks = works[i]->blocks, .count = works[i]->num_blocks,
+                                   .planes = works[i]->planes,
+                                   .tile_index = works[i]->tile_index};
+    double started = now_seconds();
+    gj2k_status status = tile_blocks_decode_on_gpu(sets, count, settings, error);
+    double done = now_seconds();
+    free(sets);
+    for (size_t i = 0; i < count; i++) {
+        /* Once its last gate opens, a tile may finish and be freed by the
+           next tile's thread: nothing of it is touched after that. */
+        tile_decoding *work = works[i];
+        work->blocks_started = i == 0 ? started : done;
+        work->blocks_done = done;
+        if (status != GJ2K_OK) {
+            plane_gate_fail(&work->gate);
+            continue;
+        }
+        plane_gate *gate = &work->gate;
+        const tier2_block *blocks = work->blocks;
+        size_t n = work->num_blocks;
+        for (size_t b = 0; b < n; b++)
+            plane_gate_done(gate, blocks[b].component);
+    }
+    return status;
+}
+
 static gj2k_status tile_decode_coefficients(const j2k_codestream *codestream,
                                             const uint8_t *data, uint32_t tile_index,
                                             const tile_decode_settings *settings,

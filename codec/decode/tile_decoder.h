@@ -63,6 +63,19 @@ gj2k_status tile_decode_blocks(tile_decoding *work, const tile_decode_settings *
 gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings *settings,
                                 gj2k_image *image, gj2k_error *error);
 void tile_decoding_free(tile_decoding *work);
+/* Small tiles fill the GPU together: tile_decode_blocks of `count` tiles
+ * in one GPU batch, where every one lies on the device
+ * (tile_decoding_on_device; else each on its own). The first tile's
+ * Tier-1 time is the batch's, the others' none. */
+gj2k_status tile_decode_blocks_together(tile_decoding **works, size_t count,
+                                        const tile_decode_settings *settings, gj2k_error *error);
+/* Whether the tile's planes lie in device memory (its Tier-1 may join
+ * others'), and how many samples its planes hold. */
+bool tile_decoding_on_device(const tile_decoding *work);
+uint64_t tile_decoding_samples(const tile_decoding *work);
+/* Gives up on a tile whose Tier-1 will not run: a tile_decode_samples
+ * waiting for it fails. */
+void tile_decoding_abandon(tile_decoding *work);
 /* Adds the tile's times so far to `times`. */
 void tile_decoding_add_times(const tile_decoding *work, tile_decode_times *times);
 

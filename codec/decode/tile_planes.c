@@ -13,9 +13,7 @@
 #include "tier1.h"
 #include "tier1_gpu.h"
 
-/* Writes one decoded code-block's reconstructed values to `to` (E.1.1.2
- * with r = 1/2 below the lowest decoded bit-plane; H.2 for ROI). */
-static void dequantize_block(const tier2_block *b, const tile_plane *plane,
+void tile_block_dequantize(const tier2_block *b, const tile_plane *plane,
                              const int32_t *coefficients, const uint8_t *lowest_planes,
                              tile_block_target to)
 {
@@ -125,7 +123,7 @@ static void decode_block_data(block_work *work, size_t index, unsigned worker)
         atomic_fetch_add(&work->damaged_blocks, 1);
     tile_block_target to = work->targets ? work->targets[index]
                                          : tile_plane_whole_target(plane, b, work->reduce);
-    dequantize_block(b, plane, work->coefficients[worker], work->lowest_planes[worker], to);
+    tile_block_dequantize(b, plane, work->coefficients[worker], work->lowest_planes[worker], to);
 }
 
 static gj2k_status decode_block(void *context, size_t index, unsigned worker)
@@ -185,184 +183,6 @@ static gj2k_status decode_blocks_on_cpu(const tier2_block *blocks, const size_t 
     return GJ2K_OK;
 }
 
-/* ------------------------------------------------ Tier-1 on the GPU */
-
-/* A batch for tier1_gpu_decode: the blocks to decode, their bytes and
- * segments copied together, and the outputs the GPU fills. */
-typedef struct gpu_batch {
-    const tier2_block *blocks;
-    const size_t *list;               /* batch block k is blocks[list[index[k]]] */
-    const tile_block_target *targets;
-    tile_plane *planes;
-    unsigned reduce;
-    size_t *index;                    /* into list (or blocks when list is NULL) */
-    tier1_gpu_block *gpu_blocks;
-    tier1_gpu_result *results;
-    size_t count;
-    size_t bytes, num_segments, samples; /* the batch's totals */
-    uint8_t *data;
-    tier1_segment *segments;
-    int32_t *coefficients;
-    uint8_t *lowest;
-    tier1_gpu_placement *placements; /* placed: the blocks go to the planes' device memory
-                                        (tile_plane.device) instead of coefficients, lowest */
-    atomic_uint damaged_blocks;
-} gpu_batch;
-
-static void gpu_batch_free(gpu_batch *g)
-{
-    free(g->index);
-    free(g->gpu_blocks);
-    free(g->results);
-    free(g->data);
-    free(g->segments);
-    free(g->coefficients);
-    free(g->lowest);
-    free(g->placements);
-}
-
-/* Dequantizes batch block k into its target (on the pool's threads). */
-static gj2k_status place_gpu_block(void *context, size_t k, unsigned worker)
-{
-    (void)worker;
-    gpu_batch *g = context;
-    size_t at = g->index[k];
-    const tier2_block *b = &g->blocks[g->list ? g->list[at] : at];
-    const tile_plane *plane = &g->planes[b->component];
-    gj2k_status status = g->results[k].status;
-    if (status == GJ2K_ERROR_INVALID_ARGUMENT || status == GJ2K_ERROR_UNSUPPORTED) {
-        atomic_fetch_add(&g->damaged_blocks, 1);
-        return GJ2K_OK;
-    }
-    if (status != GJ2K_OK || g->results[k].segmentation_errors != 0)
-        atomic_fetch_add(&g->damaged_blocks, 1);
-    tile_block_target to = g->targets ? g->targets[at] : tile_plane_whole_target(plane, b, g->reduce);
-    size_t offset = g->gpu_blocks[k].output_offset;
-    dequantize_block(b, plane, g->coefficients + offset, g->lowest + offset, to);
-    return GJ2K_OK;
-}
-
-/* Where batch block k goes in its plane's device memory. */
-static tier1_gpu_placement gpu_block_placement(const gpu_batch *g, size_t k)
-{
-    const tier2_block *b = &g->blocks[g->list ? g->list[g->index[k]] : g->index[k]];
-    const tile_plane *plane = &g->planes[b->component];
-    tile_block_target to = tile_plane_whole_target(plane, b, g->reduce);
-    return (tier1_gpu_placement){.origin = plane->device_offset + to.origin, .stride = to.stride,
-                                 .roi_shift = plane->params.roi_shift};
-}
-
-/* Lists the blocks to decode and copies their bytes and segments; when
- * `placed`, says where each goes on the device, else makes room for the
- * outputs in host memory. */
-static gj2k_status gpu_batch_build(gpu_batch *g, size_t count, bool placed, memory_budget *memory,
-                                   uint64_t *charged, gj2k_error *error)
-{
-    size_t bytes = 0, segments = 0, samples = 0, n = 0;
-    g->index = malloc((count ? count : 1) * sizeof *g->index);
-    if (g->index == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; i < count; i++) {
-        const tier2_block *b = &g->blocks[g->list ? g->list[i] : i];
-        uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
-        if (width == 0 || height == 0 || b->num_planes == 0 || b->num_segments == 0 ||
-            !tile_block_is_needed(b, &g->planes[b->component], g->reduce))
-            continue; /* its zeros stand */
-        g->index[n++] = i;
-        bytes += b->size;
-        segments += b->num_segments;
-        samples += (size_t)width * height;
-    }
-    g->count = n;
-    g->bytes = bytes;
-    g->num_segments = segments;
-    g->samples = samples;
-    uint64_t outputs = placed ? n * sizeof *g->placements : (uint64_t)samples * 5;
-    *charged = (uint64_t)bytes + segments * sizeof *g->segments + outputs +
-               n * (sizeof *g->gpu_blocks + sizeof *g->results);
-    gj2k_status status = memory_budget_take(memory, *charged, "the GPU's code-blocks", error);
-    if (status != GJ2K_OK) {
-        *charged = 0;
-        return status;
-    }
-    g->gpu_blocks = malloc((n ? n : 1) * sizeof *g->gpu_blocks);
-    g->results = malloc((n ? n : 1) * sizeof *g->results);
-    g->data = malloc(bytes ? bytes : 1);
-    g->segments = malloc((segments ? segments : 1) * sizeof *g->segments);
-    if (placed) {
-        g->placements = malloc((n ? n : 1) * sizeof *g->placements);
-    } else {
-        g->coefficients = malloc((samples ? samples : 1) * sizeof *g->coefficients);
-        g->lowest = malloc(samples ? samples : 1);
-    }
-    if (!g->gpu_blocks || !g->results || !g->data || !g->segments ||
-        (placed ? !g->placements : !g->coefficients || !g->lowest))
-        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the GPU's blocks");
-    bytes = segments = samples = 0;
-    for (size_t k = 0; k < n; k++) {
-        const tier2_block *b = &g->blocks[g->list ? g->list[g->index[k]] : g->index[k]];
-        uint32_t width = b->rect.x1 - b->rect.x0, height = b->rect.y1 - b->rect.y0;
-        if (b->size)
-            memcpy(g->data + bytes, b->data, b->size);
-        memcpy(g->segments + segments, b->segments, b->num_segments * sizeof *g->segments);
-        g->gpu_blocks[k] = (tier1_gpu_block){
-            .data_offset = bytes, .size = b->size, .first_segment = (uint32_t)segments,
-            .num_segments = b->num_segments, .num_planes = b->num_planes, .width = width,
-            .height = height, .band = b->band, .style = b->style, .output_offset = samples};
-        if (placed)
-            g->placements[k] = gpu_block_placement(g, k);
-        bytes += b->size;
-        segments += b->num_segments;
-        samples += (size_t)width * height;
-    }
-    return GJ2K_OK;
-}
-
-/* Counts the damaged blocks of a batch placed on the device. */
-static void count_damaged(gpu_batch *g)
-{
-    for (size_t k = 0; k < g->count; k++)
-        if (g->results[k].status != GJ2K_OK || g->results[k].segmentation_errors != 0)
-            atomic_fetch_add(&g->damaged_blocks, 1);
-}
-
-/* Tier-1 of the blocks on the GPU (tier1_gpu.h), then their dequantization:
- * on the GPU into the planes' device memory where the tile lies there
- * (tile_plane.device), else into the targets on the CPU threads. */
-static gj2k_status decode_blocks_on_gpu(const tier2_block *blocks, const size_t *list,
-                                        size_t count, const tile_block_target *targets,
-                                        tile_plane *planes, const tile_decode_settings *settings,
-                                        uint32_t tile_index, gj2k_error *error)
-{
-    gpu_batch g = {.blocks = blocks, .list = list, .targets = targets, .planes = planes,
-                   .reduce = settings->reduce};
-    atomic_init(&g.damaged_blocks, 0);
-    uint64_t charged = 0;
-    bool placed = targets == NULL && planes[0].device != NULL; /* all of the tile's or none */
-    gj2k_status status = gpu_batch_build(&g, count, placed, settings->memory, &charged, error);
-    if (status == GJ2K_OK && g.count != 0 && placed) {
-        status = tier1_gpu_decode_placed(settings->tier1_gpu, g.data, g.bytes, g.segments,
-                                         g.num_segments, g.gpu_blocks, g.count, g.placements,
-                                         planes[0].device, g.results, error);
-        if (status == GJ2K_OK)
-            count_damaged(&g);
-    } else if (status == GJ2K_OK && g.count != 0) {
-        status = tier1_gpu_decode(settings->tier1_gpu, g.data, g.bytes, g.segments,
-                                  g.num_segments, g.gpu_blocks, g.count, g.coefficients, g.lowest,
-                                  g.samples, g.results, error);
-        if (status == GJ2K_OK)
-            status = parallel_for(settings->pool, g.count, place_gpu_block, &g);
-    }
-    unsigned damaged = atomic_load(&g.damaged_blocks);
-    gpu_batch_free(&g);
-    memory_budget_give(settings->memory, charged);
-    if (status == GJ2K_OK && damaged != 0)
-        gj2k_warn(settings->warning, settings->warning_user,
-                  "tile %u: %u code-block%s damaged or truncated, decoded as far as possible",
-                  tile_index, damaged, damaged == 1 ? "" : "s");
-    return status;
-}
-
 gj2k_status tile_planes_decode_blocks(const tier2_block *blocks, const size_t *list, size_t count,
                                       const tile_block_target *targets, tile_plane *planes,
                                       void (*done)(void *user, uint32_t component), void *user,
@@ -372,8 +192,9 @@ gj2k_status tile_planes_decode_blocks(const tier2_block *blocks, const size_t *l
     if (settings->tier1_gpu == NULL)
         return decode_blocks_on_cpu(blocks, list, count, targets, planes, done, user, settings,
                                     tile_index, error);
-    gj2k_status status = decode_blocks_on_gpu(blocks, list, count, targets, planes, settings,
-                                              tile_index, error);
+    tile_block_set set = {.blocks = blocks, .list = list, .count = count, .targets = targets,
+                          .planes = planes, .tile_index = tile_index};
+    gj2k_status status = tile_blocks_decode_on_gpu(&set, 1, settings, error);
     for (size_t i = 0; done != NULL && i < count; i++) /* each block counted down, done or not */
         done(user, blocks[list ? list[i] : i].component);
     return status;

@@ -98,6 +98,33 @@ tile_block_target tile_plane_whole_target(const tile_plane *plane, const tier2_b
 
 /* Whether the block can affect the part of its plane the image wants. */
 bool tile_block_is_needed(const tier2_block *b, const tile_plane *plane, unsigned reduce);
+/* Writes one decoded code-block's reconstructed values to `to` (E.1.1.2
+ * with r = 1/2 below the lowest decoded bit-plane, dequantize.h; H.2 for
+ * ROI): its coefficients and lowest known planes, rows its width apart. */
+void tile_block_dequantize(const tier2_block *b, const tile_plane *plane,
+                           const int32_t *coefficients, const uint8_t *lowest_planes,
+                           tile_block_target to);
+
+/* One tile's code-blocks for the GPU: blocks[list[i]], i < count (list
+ * NULL: blocks[0 .. count)), each into targets[i] (NULL: its whole-plane
+ * target), or, when the tile's planes lie on the device (tile_plane.device;
+ * no list nor targets then), there. */
+typedef struct tile_block_set {
+    const tier2_block *blocks;
+    const size_t *list;
+    size_t count;
+    const tile_block_target *targets;
+    tile_plane *planes;
+    uint32_t tile_index;
+} tile_block_set;
+/* Tier-1 and dequantization of the sets' blocks on settings->tier1_gpu in
+ * one batch (tile_blocks_gpu.c), so that small tiles together fill the
+ * GPU: on the device where a tile's planes lie there (every set's, when
+ * there are several), else on the CPU threads into the targets. Blocks the
+ * image does not need, or without data, are skipped; one warning for each
+ * tile with damaged blocks. */
+gj2k_status tile_blocks_decode_on_gpu(const tile_block_set *sets, size_t num_sets,
+                                      const tile_decode_settings *settings, gj2k_error *error);
 
 /* Tier-1, dequantization and ROI on all threads for blocks[list[i]], i <
  * count (list NULL: blocks[0 .. count)), each into targets[i] (NULL: its

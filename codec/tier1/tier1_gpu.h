@@ -77,25 +77,28 @@ gj2k_status tier1_gpu_planes_fetch(tier1_gpu_planes *planes, size_t offset, size
 gj2k_status tier1_gpu_planes_put(tier1_gpu_planes *planes, size_t offset, size_t count,
                                  const int32_t *from, gj2k_error *error);
 
-/* Where block i's values go: element `origin` of the planes is its top-left
- * corner, rows `stride` apart; `roi_shift` is its component's (0: none). */
+/* Where block i's values go: element `origin` of planes object `set` (of
+ * the batch's) is its top-left corner, rows `stride` apart; `roi_shift` is
+ * its component's (0: none). */
 typedef struct tier1_gpu_placement {
     uint64_t origin;
     uint64_t stride;
+    uint32_t set;
     uint32_t roi_shift;
 } tier1_gpu_placement;
 
 /* tier1_gpu_decode, but each block's outputs, instead of coming back, are
- * dequantized into the planes at placements[i]: sign * dequantize_halves()
- * of each coefficient, which must fit in 31 bits (Mb <= 30). Blocks refused
+ * dequantized into planes[placements[i].set] (the planes of several tiles
+ * may share a batch) at placements[i]: sign * dequantize_halves() of each
+ * coefficient, which must fit in 31 bits (Mb <= 30). Blocks refused
  * (GJ2K_ERROR_INVALID_ARGUMENT, GJ2K_ERROR_UNSUPPORTED) or whose placement
- * reaches outside the planes leave them alone; the results come back. */
+ * reaches outside its planes leave them alone; the results come back. */
 gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data, size_t data_size,
                                     const tier1_segment *segments, size_t num_segments,
                                     const tier1_gpu_block *blocks, size_t count,
                                     const tier1_gpu_placement *placements,
-                                    tier1_gpu_planes *planes, tier1_gpu_result *results,
-                                    gj2k_error *error);
+                                    tier1_gpu_planes *const *planes, size_t num_sets,
+                                    tier1_gpu_result *results, gj2k_error *error);
 
 /* ------------------------------------------------------------- encoder */
 

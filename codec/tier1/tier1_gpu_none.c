@@ -117,10 +117,10 @@ gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data, size_t 
                                     const tier1_segment *segments, size_t num_segments,
                                     const tier1_gpu_block *blocks, size_t count,
                                     const tier1_gpu_placement *placements,
-                                    tier1_gpu_planes *planes, tier1_gpu_result *results,
-                                    gj2k_error *error)
+                                    tier1_gpu_planes *const *planes, size_t num_sets,
+                                    tier1_gpu_result *results, gj2k_error *error)
 {
     (void)gpu, (void)data, (void)data_size, (void)segments, (void)num_segments, (void)blocks;
-    (void)count, (void)placements, (void)planes, (void)results;
+    (void)count, (void)placements, (void)planes, (void)num_sets, (void)results;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }

@@ -28,6 +28,8 @@ grep -E 'gj2k: CUDA' "$logs/configure.txt"
 if [ -f .bench/photo4k.ppm ]; then
   [ -f .bench/photo4k_lossless.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossless.j2k >/dev/null
   [ -f .bench/photo4k_lossy.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20 >/dev/null
+  # in tiles of 512x512: 40 tiles, each too small to fill the GPU alone
+  [ -f .bench/photo4k_tiles512.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_tiles512.j2k -t 512,512 >/dev/null
 fi
 
 if [ "${1:-}" = quick ]; then

@@ -65,7 +65,7 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
  * along the rows. Refused blocks leave the planes alone. */
 __global__ void place_blocks(const DeviceBlock *blocks, const tier1_gpu_placement *placements,
                              const tier1_gpu_result *results, const int32_t *coefficients,
-                             const uint8_t *lowest, int32_t *planes)
+                             const uint8_t *lowest, int32_t *const *sets)
 {
     uint32_t i = blockIdx.x;
     if (!blocks[i].run)
@@ -76,6 +76,7 @@ __global__ void place_blocks(const DeviceBlock *blocks, const tier1_gpu_placemen
     const uint32_t width = blocks[i].block.width, height = blocks[i].block.height;
     const uint64_t from = blocks[i].block.output_offset;
     const tier1_gpu_placement at = placements[i];
+    int32_t *planes = sets[at.set];
     for (uint32_t k = threadIdx.x; k < width * height; k += blockDim.x) {
         uint32_t y = k / width, x = k - y * width;
         int32_t q = coefficients[from + k];
@@ -99,7 +100,7 @@ struct tier1_gpu {
     cudaStream_t stream = nullptr;
     uint64_t decoded = 0; /* blocks run */
     unsigned lanes = tier1_cuda::kDefaultLanes;
-    Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements;
+    Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
 };
 
 extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
@@ -133,9 +134,13 @@ static gj2k_status check_block(const tier1_gpu_block *b, size_t data_size, size_
     return GJ2K_OK;
 }
 
-/* Whether a block of width x height at `p` lies inside planes of `samples`. */
-static bool placement_fits(const tier1_gpu_block *b, const tier1_gpu_placement *p, size_t samples)
+/* Whether a block of width x height at `p` lies inside its planes. */
+static bool placement_fits(const tier1_gpu_block *b, const tier1_gpu_placement *p,
+                           tier1_gpu_planes *const *sets, size_t num_sets)
 {
+    if (p->set >= num_sets || sets[p->set] == nullptr)
+        return false;
+    size_t samples = sets[p->set]->samples;
     if (b->width > p->stride || p->origin > samples || p->stride > samples)
         return false;
     uint64_t last_row = p->origin + (uint64_t)(b->height - 1) * p->stride; /* height >= 1 */
@@ -153,7 +158,8 @@ struct Batch {
 
 static gj2k_status describe_batch(tier1_gpu *gpu, const tier1_gpu_block *blocks, size_t count,
                                   size_t data_size, size_t num_segments, size_t samples,
-                                  const tier1_gpu_placement *placements, size_t plane_samples,
+                                  const tier1_gpu_placement *placements,
+                                  tier1_gpu_planes *const *sets, size_t num_sets,
                                   tier1_gpu_result *results, Batch *batch, gj2k_error *error)
 {
     if (count > UINT32_MAX / 2)
@@ -169,7 +175,7 @@ static gj2k_status describe_batch(tier1_gpu *gpu, const tier1_gpu_block *blocks,
         gj2k_status refused = check_block(&blocks[i], data_size, num_segments,
                                           placements ? 0 : samples);
         if (refused == GJ2K_OK && placements != nullptr &&
-            !placement_fits(&blocks[i], &placements[i], plane_samples))
+            !placement_fits(&blocks[i], &placements[i], sets, num_sets))
             refused = GJ2K_ERROR_INVALID_ARGUMENT;
         d->run = refused == GJ2K_OK;
         gpu->decoded += d->run;
@@ -246,7 +252,7 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
         return GJ2K_OK;
     Batch batch;
     gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, samples,
-                                        nullptr, 0, results, &batch, error);
+                                        nullptr, nullptr, 0, results, &batch, error);
     if (status != GJ2K_OK)
         return status;
     cudaStream_t s = gpu->stream;
@@ -282,24 +288,34 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
                                                size_t num_segments, const tier1_gpu_block *blocks,
                                                size_t count,
                                                const tier1_gpu_placement *placements,
-                                               tier1_gpu_planes *planes,
+                                               tier1_gpu_planes *const *sets, size_t num_sets,
                                                tier1_gpu_result *results, gj2k_error *error)
 {
     if (count == 0)
         return GJ2K_OK;
     Batch batch;
     gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, 0,
-                                        placements, planes->samples, results, &batch, error);
+                                        placements, sets, num_sets, results, &batch, error);
     if (status != GJ2K_OK)
         return status;
+    int32_t **pointers = new (std::nothrow) int32_t *[num_sets ? num_sets : 1];
+    if (pointers == nullptr)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = 0; k < num_sets; k++)
+        pointers[k] = sets[k] != nullptr ? sets[k]->data : nullptr;
     cudaStream_t s = gpu->stream;
     const char *what = "allocation";
     cudaError_t e = gpu->placements.reserve(count * sizeof(tier1_gpu_placement));
+    if (e == cudaSuccess)
+        e = gpu->sets.reserve((num_sets ? num_sets : 1) * sizeof(int32_t *));
     if (e == cudaSuccess) {
         what = "upload";
         if ((e = cudaMemcpyAsync(gpu->placements.data, placements,
                                  count * sizeof(tier1_gpu_placement), cudaMemcpyHostToDevice, s)) ==
-            cudaSuccess)
+                cudaSuccess &&
+            (num_sets == 0 ||
+             (e = cudaMemcpyAsync(gpu->sets.data, pointers, num_sets * sizeof(int32_t *),
+                                  cudaMemcpyHostToDevice, s)) == cudaSuccess))
             e = queue_decoding(gpu, data, data_size, segments, num_segments, batch, count, results,
                                &what);
     }
@@ -308,7 +324,7 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
         place_blocks<<<(unsigned)count, kPlaceThreads, 0, s>>>(
             gpu->blocks.as<const DeviceBlock>(), gpu->placements.as<const tier1_gpu_placement>(),
             gpu->results.as<const tier1_gpu_result>(), gpu->coefficients.as<const int32_t>(),
-            gpu->lowest.as<const uint8_t>(), planes->data);
+            gpu->lowest.as<const uint8_t>(), gpu->sets.as<int32_t *const>());
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) {
@@ -317,7 +333,9 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
                                  cudaMemcpyDeviceToHost, s)) == cudaSuccess)
             e = cudaStreamSynchronize(s);
     }
-    return e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
+    gj2k_status done = e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
+    delete[] pointers; /* after the synchronization: its upload is done */
+    return done;
 }
 
 /* ------------------------------------------------------------- planes */

@@ -205,9 +205,12 @@ static void gpu_matches_host(void)
     tier1_gpu_destroy(gpu);
 }
 
-/* Places each block at a random gap after the one before, its rows a
- * random few elements longer than it; the last block's placement reaches
- * past the planes, which must refuse it. Returns the planes' size. */
+/* Places each block in one of SETS planes objects at random, at a random
+ * gap after the block before, its rows a random few elements longer than
+ * it; the last block's placement reaches past its planes and the one
+ * before names a set that is not there, which must refuse them. Returns
+ * the size of each planes object. */
+#define SETS 2
 static size_t random_placements(const batch *b, tier1_gpu_placement *placements)
 {
     uint64_t cursor = 0;
@@ -216,11 +219,13 @@ static size_t random_placements(const batch *b, tier1_gpu_placement *placements)
         uint64_t stride = k->width + (uint64_t)test_random_range(0, 5);
         cursor += (uint64_t)test_random_range(0, 7);
         unsigned roi = test_random() % 3 == 0 ? (unsigned)test_random_range(1, 12) : 0;
-        placements[i] = (tier1_gpu_placement){cursor, stride, roi};
+        placements[i] = (tier1_gpu_placement){.origin = cursor, .stride = stride,
+                                              .set = test_random() % SETS, .roi_shift = roi};
         cursor += (uint64_t)(k->height - 1) * stride + k->width;
     }
     size_t samples = (size_t)cursor + 3;
     placements[b->count - 1].origin = samples - b->blocks[b->count - 1].width / 2;
+    placements[b->count - 2].set = SETS;
     return samples;
 }
 
@@ -236,15 +241,18 @@ static bool same_placed_decode(tier1_gpu *gpu, const batch *b)
     tier1_gpu_placement *placements = xmalloc(b->count * sizeof *placements);
     decode_on_host(b, coefficients, lowest, want_r);
     size_t samples = random_placements(b, placements);
-    want_r[b->count - 1] = (tier1_gpu_result){GJ2K_ERROR_INVALID_ARGUMENT, 0, 0};
-    int32_t *want = xmalloc(samples * sizeof *want), *got = xmalloc(samples * sizeof *got);
-    for (size_t i = 0; i < samples; i++)
+    want_r[b->count - 2] = want_r[b->count - 1] =
+        (tier1_gpu_result){GJ2K_ERROR_INVALID_ARGUMENT, 0, 0};
+    int32_t *want = xmalloc(SETS * samples * sizeof *want);
+    int32_t *got = xmalloc(SETS * samples * sizeof *got);
+    for (size_t i = 0; i < SETS * samples; i++)
         want[i] = got[i] = POISON_COEFFICIENT;
     for (size_t i = 0; i < b->count; i++) {
         const tier1_gpu_block *k = &b->blocks[i];
         if (want_r[i].status == GJ2K_ERROR_INVALID_ARGUMENT ||
             want_r[i].status == GJ2K_ERROR_UNSUPPORTED)
             continue; /* left alone */
+        int32_t *to = want + placements[i].set * samples + placements[i].origin;
         for (uint32_t y = 0; y < k->height; y++)
             for (uint32_t x = 0; x < k->width; x++) {
                 size_t from = k->output_offset + (size_t)y * k->width + x;
@@ -254,33 +262,37 @@ static bool same_placed_decode(tier1_gpu *gpu, const batch *b)
                                                     placements[i].roi_shift);
                 /* modulo 2^32 as on the device (31 planes can pass 2^31) */
                 int64_t value = q < 0 ? -(int64_t)halves : (int64_t)halves;
-                want[placements[i].origin + y * placements[i].stride + x] =
-                    (int32_t)(uint32_t)(uint64_t)value;
+                to[y * placements[i].stride + x] = (int32_t)(uint32_t)(uint64_t)value;
             }
     }
     gj2k_error error = {0};
-    tier1_gpu_planes *planes = NULL;
-    gj2k_status s = tier1_gpu_planes_create(gpu, samples, &planes, &error);
-    if (s == GJ2K_OK)
-        s = tier1_gpu_planes_put(planes, 0, samples, got, &error);
+    tier1_gpu_planes *planes[SETS] = {NULL};
+    gj2k_status s = GJ2K_OK;
+    for (int k = 0; k < SETS && s == GJ2K_OK; k++) {
+        s = tier1_gpu_planes_create(gpu, samples, &planes[k], &error);
+        if (s == GJ2K_OK)
+            s = tier1_gpu_planes_put(planes[k], 0, samples, got + k * samples, &error);
+    }
     if (s == GJ2K_OK)
         s = tier1_gpu_decode_placed(gpu, b->data, b->data_size, b->segments, b->num_segments,
-                                    b->blocks, b->count, placements, planes, got_r, &error);
-    if (s == GJ2K_OK)
-        s = tier1_gpu_planes_fetch(planes, 0, samples, got, &error);
+                                    b->blocks, b->count, placements, planes, SETS, got_r,
+                                    &error);
+    for (int k = 0; k < SETS && s == GJ2K_OK; k++)
+        s = tier1_gpu_planes_fetch(planes[k], 0, samples, got + k * samples, &error);
     if (s != GJ2K_OK)
         fprintf(stderr, "  placed decode: %s\n", error.message);
-    bool same = s == GJ2K_OK && memcmp(want, got, samples * sizeof *want) == 0;
+    bool same = s == GJ2K_OK && memcmp(want, got, SETS * samples * sizeof *want) == 0;
     for (size_t i = 0; same && i < b->count; i++)
         same = want_r[i].status == got_r[i].status &&
                want_r[i].passes_decoded == got_r[i].passes_decoded &&
                want_r[i].segmentation_errors == got_r[i].segmentation_errors;
-    for (size_t i = 0; !same && s == GJ2K_OK && i < samples; i++)
+    for (size_t i = 0; !same && s == GJ2K_OK && i < SETS * samples; i++)
         if (want[i] != got[i]) {
             fprintf(stderr, "  planes differ first at %zu: %d, want %d\n", i, got[i], want[i]);
             break;
         }
-    tier1_gpu_planes_destroy(planes);
+    for (int k = 0; k < SETS; k++)
+        tier1_gpu_planes_destroy(planes[k]);
     free(coefficients), free(lowest), free(want_r), free(got_r), free(placements);
     free(want), free(got);
     return same;
@@ -292,7 +304,7 @@ static void placed_matches_host(void)
     const char *cases = getenv("GJ2K_GPU_TEST_CASES");
     int rounds = cases ? 1 : 2, blocks = cases ? 10 * atoi(cases) : 400;
     for (int round = 0; round < rounds; round++) {
-        batch b = random_batch(blocks < 4 ? 4 : blocks);
+        batch b = random_batch(blocks < 5 ? 5 : blocks);
         tier1_gpu_set_lanes(gpu, round == 0 ? 1 : 32);
         CHECK(same_placed_decode(gpu, &b));
         batch_free(&b);
@@ -346,14 +358,14 @@ static void bench(void)
     /* the same blocks dequantized into planes on the device: nothing comes back */
     tier1_gpu_placement *placements = xmalloc(b.count * sizeof *placements);
     for (size_t i = 0; i < b.count; i++)
-        placements[i] = (tier1_gpu_placement){b.blocks[i].output_offset, 64, 0};
+        placements[i] = (tier1_gpu_placement){.origin = b.blocks[i].output_offset, .stride = 64};
     tier1_gpu_planes *planes = NULL;
     REQUIRE(tier1_gpu_planes_create(gpu, b.samples, &planes, &error) == GJ2K_OK);
     double placed = 1e9;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = tier1_test_seconds();
         REQUIRE(tier1_gpu_decode_placed(gpu, b.data, b.data_size, b.segments, b.num_segments,
-                                        b.blocks, b.count, placements, planes, r,
+                                        b.blocks, b.count, placements, &planes, 1, r,
                                         &error) == GJ2K_OK);
         double t = tier1_test_seconds() - t0;
         placed = t < placed ? t : placed;
