@@ -121,7 +121,9 @@ fi
 # Whole processes, CPU against GPU and auto, 4K and 8K (what --device auto
 # weighs), and Grok on every core when .peers was carried
 # (../shared/tools/peers.sh .peers).
-[ -f .bench/photo4k.ppm ] && bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
+# (GJ2K_WHOLE_PROCESS=0 leaves them out, for a call of their own when time is short.)
+[ -f .bench/photo4k.ppm ] && [ "${GJ2K_WHOLE_PROCESS:-1}" != 0 ] &&
+  bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
 
 step "summary"
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
