@@ -39,7 +39,7 @@ static const option_spec decode_options[] = {
      "large for --max-memory"},
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
-     "where decoding runs (auto, the default: a GPU from 2^27 samples)"},
+     "where decoding runs (auto, the default: a GPU from 2^25 samples)"},
     {"-v", NULL, "describe what was decoded"},
     {"--help", NULL, "this text"},
 };

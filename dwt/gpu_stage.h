@@ -31,15 +31,17 @@
 typedef struct gpu_stage gpu_stage;
 
 /* --device auto takes the GPU only for images of at least this many samples,
- * chosen by whole-process times on an H100 (docs/gpu-notes.md, 2026-11-26,
- * third session; tests/gpu/whole_process.sh). Encoding, with Tier-1 on the
- * GPU, is faster there from a 3840x2160 RGB photo up (24.9M samples: 457
- * against 532 ms lossless), though opening the device still costs some
- * 150 ms the reading of the input does not hide. Decoding on the GPU is
- * still slower at 7680x4320 lossless (2239 against 1850 ms), so auto keeps
- * it on the CPU below 2^27 samples. */
+ * chosen by whole-process times (docs/gpu-notes.md; tests/gpu/whole_process.sh,
+ * best of 5). Encoding, with Tier-1 on the GPU, breaks even at a 3840x2160
+ * RGB photo (24.9M samples; H200, 2026-11-27: 432 against 412 ms lossless,
+ * 2026-11-26 on an H100: 457 against 532 ms) and is faster above (8K: 880
+ * against 1516 ms): opening the device costs some 200 ms that reading the
+ * input does not hide. Decoding, GPU-resident since 2026-11-27, is faster at
+ * 7680x4320 (99.5M samples: 788 against 1445 ms lossless) and slower at
+ * 3840x2160 (430 against 380 ms), where reading hides nothing of the open:
+ * auto takes the GPU from 2^25 samples. */
 #define GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES ((uint64_t)1 << 24)
-#define GPU_STAGE_AUTO_MIN_DECODE_SAMPLES ((uint64_t)1 << 27)
+#define GPU_STAGE_AUTO_MIN_DECODE_SAMPLES ((uint64_t)1 << 25)
 
 /* One tile-component for gpu_forward. */
 typedef struct gpu_forward_plane {

@@ -234,7 +234,7 @@ GJ2K_API gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *
  * quantization) run. The result is the same bits on either. */
 typedef enum gj2k_device {
     GJ2K_DEVICE_AUTO = 0, /* a usable GPU for images large enough to repay opening it
-                             (encoding 2^24 samples, decoding 2^27), else the CPU */
+                             (encoding 2^24 samples, decoding 2^25), else the CPU */
     GJ2K_DEVICE_CPU,
     GJ2K_DEVICE_GPU       /* fail with GJ2K_ERROR_DEVICE when there is no usable GPU */
 } gj2k_device;
