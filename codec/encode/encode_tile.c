@@ -235,6 +235,8 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
                         encoded_block *eb = &tile->blocks[n];
                         eb->block = cb;
                         eb->component = c;
+                        eb->resolution = (uint8_t)r;
+                        eb->precinct = k;
                         eb->subband_index = band->subband_index;
                         size_t at = (size_t)(py + cb->rect.y0 - band->rect.y0) * stride +
                                     (px + cb->rect.x0 - band->rect.x0);

@@ -16,6 +16,8 @@
 typedef struct encoded_block {
     tile_codeblock *block;     /* in its tile's structure */
     uint32_t component;
+    uint32_t precinct;         /* its precinct in resolution `resolution` (Tier-2) */
+    uint8_t resolution;
     uint8_t subband_index;     /* QCD order */
     uint8_t num_planes;        /* magnitude bit-planes coded */
     uint8_t num_passes;

@@ -72,6 +72,16 @@ static gj2k_status measure_tile_packets(void *user, uint32_t t, unsigned layer, 
     return status;
 }
 
+/* rate_measure_precinct_fn: Tier-2 of the block's precinct for layers 0..layer. */
+static gj2k_status measure_block_precinct(void *user, uint32_t t, const encoded_block *block,
+                                          unsigned layer, size_t *bytes, gj2k_error *error)
+{
+    encoder_run *run = user;
+    tier2_encode_params params = tile_packet_params(run, t, layer + 1);
+    return tier2_measure_precinct(&run->tiles[t].components[block->component], block->resolution,
+                                  block->precinct, &params, bytes, error);
+}
+
 /* Tier-2 over every tile for layers 0..layer. */
 static gj2k_status measure_packets(encoder_run *run, unsigned layer, size_t *bytes,
                                    gj2k_error *error)
@@ -253,7 +263,7 @@ static gj2k_status allocate_and_write(encoder_run *run, byte_buffer *out, size_t
             }
     rate_request request = {.tiles = run->tiles, .num_tiles = run->num_tiles, .plan = plan,
                             .distortion_floor = floor, .measure = measure_tile_packets,
-                            .measure_user = run};
+                            .measure_precinct = measure_block_precinct, .measure_user = run};
     size_t packet_bytes = 0;
     gj2k_status status = GJ2K_OK;
     if (has_byte_targets(plan)) {

@@ -176,10 +176,41 @@ static int compare_candidates(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Tile t's bytes after a change to block b (whose precinct held
+ * *precinct_bytes before it; SIZE_MAX: not measured yet, measured now from
+ * `before` passes): its precinct measured again where the request can, else
+ * the whole tile; *precinct_bytes becomes the precinct's new size. */
+static gj2k_status measure_change(const rate_request *req, uint32_t t, encoded_block *b,
+                                  unsigned layer, unsigned before, size_t tile_bytes,
+                                  size_t *precinct_bytes, size_t *bytes, gj2k_error *error)
+{
+    if (req->measure_precinct == NULL)
+        return req->measure(req->measure_user, t, layer, bytes, error);
+    gj2k_status status = GJ2K_OK;
+    if (*precinct_bytes == SIZE_MAX) {
+        unsigned num_layers = req->plan->cod.layers, after = b->layer_passes[layer];
+        set_passes(b, layer, num_layers, before);
+        status = req->measure_precinct(req->measure_user, t, b, layer, precinct_bytes, error);
+        set_passes(b, layer, num_layers, after);
+    }
+    size_t now = 0;
+    if (status == GJ2K_OK)
+        status = req->measure_precinct(req->measure_user, t, b, layer, &now, error);
+    if (status == GJ2K_OK && *precinct_bytes > tile_bytes)
+        status = gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                           "rate control: a precinct larger than its tile");
+    if (status == GJ2K_OK) {
+        *bytes = tile_bytes - *precinct_bytes + now;
+        *precinct_bytes = now;
+    }
+    return status;
+}
+
 /* One hull segment of one block can be hundreds of bytes: past the last
  * threshold that fits, the blocks whose next hull points come first get
  * passes one at a time (any pass end is a valid truncation point) while
- * the packets still fit, measured for real: only the tile that changed. */
+ * the packets still fit, measured for real: only the precinct (or tile)
+ * that changed. */
 static gj2k_status fill_budget(const rate_request *req, const rate_state *st, unsigned layer,
                                size_t budget, gj2k_error *error)
 {
@@ -212,13 +243,15 @@ static gj2k_status fill_budget(const rate_request *req, const rate_state *st, un
         encoded_block *b = candidates[c].block->block;
         uint32_t t = candidates[c].block->tile;
         unsigned current = b->layer_passes[layer];
+        size_t precinct_bytes = SIZE_MAX; /* its precinct's packets, once measured */
         for (unsigned p = current + 1; p <= candidates[c].passes; p++) {
             size_t before = current ? b->lengths[current - 1] : 0;
             if (size + (b->lengths[p - 1] - before) > budget)
                 break; /* the data alone would not fit */
             set_passes(b, layer, num_layers, p);
             size_t bytes = 0;
-            status = req->measure(req->measure_user, t, layer, &bytes, error);
+            status = measure_change(req, t, b, layer, current, tile_bytes[t], &precinct_bytes,
+                                    &bytes, error);
             measurements++;
             if (status != GJ2K_OK || size - tile_bytes[t] + bytes > budget) {
                 set_passes(b, layer, num_layers, current);

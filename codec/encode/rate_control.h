@@ -15,6 +15,14 @@
 typedef gj2k_status (*rate_measure_fn)(void *user, uint32_t tile, unsigned layer, size_t *bytes,
                                        gj2k_error *error);
 
+/* Bytes of the packets of layers 0..layer of the precinct that holds
+ * `block` of tile `tile` (tier2_measure_precinct): a tile's packets are the
+ * sum over its precincts, so after a change to one block this gives the
+ * tile's new size for a fraction of a measure_fn. */
+typedef gj2k_status (*rate_measure_precinct_fn)(void *user, uint32_t tile,
+                                                const encoded_block *block, unsigned layer,
+                                                size_t *bytes, gj2k_error *error);
+
 typedef struct rate_request {
     encoded_tile *tiles;
     uint32_t num_tiles;
@@ -22,6 +30,7 @@ typedef struct rate_request {
     size_t overhead;               /* output bytes besides packets (headers, boxes) */
     double distortion_floor;       /* squared error left with every pass sent */
     rate_measure_fn measure;
+    rate_measure_precinct_fn measure_precinct; /* may be NULL: then `measure` alone */
     void *measure_user;
 } rate_request;
 

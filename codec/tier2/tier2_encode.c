@@ -24,6 +24,32 @@ static gj2k_status add_length(j2k_packet_lengths *lengths, size_t length, size_t
     return GJ2K_OK;
 }
 
+gj2k_status tier2_measure_precinct(tile_component *component, unsigned resolution,
+                                   uint32_t precinct, const tier2_encode_params *params,
+                                   size_t *bytes, gj2k_error *error)
+{
+    *bytes = 0;
+    if (component == NULL || params == NULL || params->num_layers == 0 ||
+        resolution >= component->num_resolutions ||
+        precinct >= tile_resolution_num_precincts(&component->resolutions[resolution]))
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "tier2_measure_precinct: bad arguments");
+    tile_resolution *res = &component->resolutions[resolution];
+    tile_precinct *p = &res->precincts[precinct];
+    tile_precinct_reset(p, res->num_bands);
+    byte_buffer counter = {.counting = true};
+    packet_write_options options = {.num_layers = params->num_layers, .use_sop = params->use_sop,
+                                    .use_eph = params->use_eph};
+    gj2k_status status = GJ2K_OK;
+    for (unsigned layer = 0; layer < params->num_layers && status == GJ2K_OK; layer++)
+        status = packet_write(p, res->num_bands, layer, component->coding.code_block_style,
+                              &options, &counter, &counter, NULL, error);
+    if (status == GJ2K_OK && counter.failed)
+        status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "packets of more than SIZE_MAX bytes");
+    *bytes = status == GJ2K_OK ? counter.size : 0;
+    return status;
+}
+
 gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_components,
                               const tier2_encode_params *params, byte_buffer *data,
                               byte_buffer *headers, j2k_packet_lengths *packet_lengths,

@@ -35,4 +35,16 @@ gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_component
                               byte_buffer *headers, j2k_packet_lengths *packet_lengths,
                               gj2k_error *error);
 
+/*
+ * The bytes tier2_encode_tile would write for precinct `precinct` of
+ * resolution `resolution` of `component` alone: its packets of layers 0 ..
+ * params->num_layers - 1 (SOP, header, EPH, body). A precinct's packets
+ * depend on its own blocks only, so a tile's packets are the sum over its
+ * precincts: after a change to one block, rate control measures its
+ * precinct instead of the tile. Forgets the precinct's earlier Tier-2 state.
+ */
+gj2k_status tier2_measure_precinct(tile_component *component, unsigned resolution,
+                                   uint32_t precinct, const tier2_encode_params *params,
+                                   size_t *bytes, gj2k_error *error);
+
 #endif

@@ -253,26 +253,31 @@ void tile_component_free(tile_component *tc)
     *tc = (tile_component){0};
 }
 
+void tile_precinct_reset(tile_precinct *precinct, unsigned num_bands)
+{
+    for (unsigned b = 0; b < num_bands; b++) {
+        tile_precinct_band *pb = &precinct->bands[b];
+        for (size_t i = 0; i < (size_t)pb->blocks_wide * pb->blocks_high; i++) {
+            tile_codeblock *block = &pb->blocks[i];
+            block->included = false;
+            block->lblock = 3;
+            block->missing_msbs = 0;
+            block->num_passes = 0;
+            block->size = 0;
+            block->num_segments = 0;
+            block->passes_received = 0;
+        }
+        tag_tree_reset(&pb->inclusion);
+        tag_tree_reset(&pb->zero_planes);
+    }
+}
+
 void tile_component_reset(tile_component *tc)
 {
     for (unsigned r = 0; r < tc->num_resolutions; r++) {
         tile_resolution *res = &tc->resolutions[r];
         for (uint32_t k = 0; k < tile_resolution_num_precincts(res); k++)
-            for (unsigned b = 0; b < res->num_bands; b++) {
-                tile_precinct_band *pb = &res->precincts[k].bands[b];
-                for (size_t i = 0; i < (size_t)pb->blocks_wide * pb->blocks_high; i++) {
-                    tile_codeblock *block = &pb->blocks[i];
-                    block->included = false;
-                    block->lblock = 3;
-                    block->missing_msbs = 0;
-                    block->num_passes = 0;
-                    block->size = 0;
-                    block->num_segments = 0;
-                    block->passes_received = 0;
-                }
-                tag_tree_reset(&pb->inclusion);
-                tag_tree_reset(&pb->zero_planes);
-            }
+            tile_precinct_reset(&res->precincts[k], res->num_bands);
     }
 }
 

@@ -129,6 +129,8 @@ gj2k_status tile_component_init_counted(tile_component *tc, dwt_rect tile, uint3
 void tile_component_free(tile_component *tc);
 /* Forgets every packet: Tier-2 state, tag trees and received data. */
 void tile_component_reset(tile_component *tc);
+/* The same for one precinct of `num_bands` bands. */
+void tile_precinct_reset(tile_precinct *precinct, unsigned num_bands);
 
 static inline const tile_precinct *tile_component_precinct(const tile_component *tc,
                                                            unsigned r, uint32_t k)

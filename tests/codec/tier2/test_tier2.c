@@ -563,6 +563,38 @@ static tier2_decode_params decode_params(const fake_tile *f, const j2k_bytes *pa
         .use_eph = f->params.use_eph, .warning = count_warning, .warning_user = warnings};
 }
 
+/* A tile's packets (without packed headers) are the sum of its precincts'
+ * as tier2_measure_precinct measures them, in every progression, with POCs,
+ * SOP and EPH and up to 4 layers (what rate control relies on); a precinct
+ * out of range is refused. */
+static void test_precincts_sum_to_tile(void)
+{
+    for (int round = 0; round < 150; round++) {
+        fake_tile f;
+        fake_tile_make(&f);
+        byte_buffer data = {0};
+        gj2k_error e = {0};
+        REQUIRE(tier2_encode_tile(f.enc, f.nc, &f.params, &data, NULL, NULL, &e) == GJ2K_OK);
+        size_t sum = 0;
+        for (uint32_t c = 0; c < f.nc; c++)
+            for (unsigned r = 0; r < f.enc[c].num_resolutions; r++)
+                for (uint32_t k = 0; k < tile_resolution_num_precincts(&f.enc[c].resolutions[r]);
+                     k++) {
+                    size_t bytes = SIZE_MAX;
+                    REQUIRE(tier2_measure_precinct(&f.enc[c], r, k, &f.params, &bytes, &e) ==
+                            GJ2K_OK);
+                    sum += bytes;
+                }
+        CHECK_EQ(sum, data.size);
+        size_t bytes = 0;
+        uint32_t past = tile_resolution_num_precincts(&f.enc[0].resolutions[0]);
+        CHECK(tier2_measure_precinct(&f.enc[0], 0, past, &f.params, &bytes, &e) ==
+              GJ2K_ERROR_INVALID_ARGUMENT);
+        byte_buffer_free(&data);
+        fake_tile_free(&f);
+    }
+}
+
 static void test_tile_round_trip(void)
 {
     for (int round = 0; round < 150; round++) {
@@ -686,6 +718,7 @@ static void test_tile_damaged_data(void)
 }
 
 static const test_case cases[] = {
+    {"precincts_sum_to_tile", test_precincts_sum_to_tile},
     {"tag_tree_hand_example", test_tag_tree_hand_example},
     {"tag_tree_round_trip_random", test_tag_tree_round_trip_random},
     {"bit_stuffing", test_bit_stuffing},
