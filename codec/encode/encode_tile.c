@@ -408,22 +408,37 @@ static gj2k_status transform_and_code_on_gpu(const encode_plan *plan, gpu_stage 
  * bytes, 4.25 of flags, 1 of pass tables, TIER1_GPU_ROOM_PER_BLOCK). */
 #define GPU_TIER1_BATCH_SAMPLES ((size_t)1 << 26)
 
-/* A batch's results on their way into the tile's blocks. */
+/* One tile's part of a GPU Tier-1 batch: its coefficients are spans
+ * first_span .. first_span + num_components - 1 of the encoder's input
+ * memory; the blocks that outgrow their room there are listed in overflow. */
+typedef struct gpu_part {
+    encoded_tile *tile;
+    forward_plane *planes;
+    const int32_t **origins;
+    uint32_t first_span;
+    size_t *overflow;
+    size_t num_overflow;
+} gpu_part;
+
+/* A batch's results on their way into the tiles' blocks: batch block k is
+ * block index[k] of part part_of[k]. */
 typedef struct gpu_results {
-    encoded_block *blocks;           /* the batch's first */
-    const forward_plane *planes;
+    gpu_part *parts;
+    const uint32_t *part_of;
+    const size_t *index;
     const tier1_gpu_encoded *results;
     const uint8_t *data;
     const tier1_pass_info *passes;
     unsigned num_layers;
 } gpu_results;
 
-static gj2k_status keep_gpu_block(void *context, size_t index, unsigned worker)
+static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
 {
     (void)worker;
     const gpu_results *g = context;
-    const tier1_gpu_encoded *r = &g->results[index];
-    encoded_block *eb = &g->blocks[index];
+    const tier1_gpu_encoded *r = &g->results[k];
+    const gpu_part *part = &g->parts[g->part_of[k]];
+    encoded_block *eb = &part->tile->blocks[g->index[k]];
     if (r->status == GJ2K_ERROR_LIMIT) /* outgrew its room: coded on the CPU later */
         return GJ2K_OK;
     if (r->status != GJ2K_OK)
@@ -435,20 +450,20 @@ static gj2k_status keep_gpu_block(void *context, size_t index, unsigned worker)
         memcpy(data, g->data + r->data_offset, r->size);
     gj2k_status status = keep_block(eb, g->passes + r->passes_offset, r->num_passes,
                                     r->num_planes, data, r->size,
-                                    g->planes[eb->component].plan->weight[eb->subband_index],
+                                    part->planes[eb->component].plan->weight[eb->subband_index],
                                     g->num_layers);
     if (status != GJ2K_OK)
         free(data);
     return status;
 }
 
-/* Codes blocks [first, first + count) on the GPU; lists in *overflow those
- * that outgrew their room there. */
+/* Codes batch blocks [0, count) (part_of, index) on the GPU; lists in each
+ * part's overflow those that outgrew their room there. */
 static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
-                                     parallel_pool *pool, encoded_tile *tile,
-                                     const forward_plane *planes, const tier1_gpu_span *spans,
-                                     const int32_t **origins, size_t first, size_t count,
-                                     size_t *overflow, size_t *num_overflow, gj2k_error *error)
+                                     parallel_pool *pool, gpu_part *parts,
+                                     const tier1_gpu_span *spans, size_t num_spans,
+                                     const uint32_t *part_of, const size_t *index, size_t count,
+                                     gj2k_error *error)
 {
     tier1_gpu_encode_block *blocks = malloc(count * sizeof *blocks);
     tier1_gpu_encoded *results = malloc(count * sizeof *results);
@@ -457,11 +472,13 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
     }
     for (size_t k = 0; k < count; k++) {
-        const encoded_block *eb = &tile->blocks[first + k];
-        const forward_plane *plane = &planes[eb->component];
+        const gpu_part *part = &parts[part_of[k]];
+        const encoded_block *eb = &part->tile->blocks[index[k]];
+        const forward_plane *plane = &part->planes[eb->component];
         const dwt_rect r = eb->block->rect;
         blocks[k] = (tier1_gpu_encode_block){
-            .span = eb->component, .offset = (uint64_t)(origins[first + k] - plane->integers),
+            .span = part->first_span + eb->component,
+            .offset = (uint64_t)(part->origins[index[k]] - plane->integers),
             .width = r.x1 - r.x0, .height = r.y1 - r.y0,
             .band = dwt_subband_band(eb->subband_index),
             .style = plane->plan->coding.code_block_style};
@@ -469,19 +486,20 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
     uint8_t *data = NULL;
     tier1_pass_info *passes = NULL;
     size_t data_size = 0, num_passes = 0;
-    gj2k_status status = tier1_gpu_encode(gpu->tier1, spans, tile->num_components, blocks, count,
-                                          results, &data, &data_size, &passes, &num_passes, error);
+    gj2k_status status = tier1_gpu_encode(gpu->tier1, spans, num_spans, blocks, count, results,
+                                          &data, &data_size, &passes, &num_passes, error);
     if (status == GJ2K_OK) {
-        gpu_results g = {.blocks = tile->blocks + first, .planes = planes, .results = results,
+        gpu_results g = {.parts = parts, .part_of = part_of, .index = index, .results = results,
                          .data = data, .passes = passes, .num_layers = plan->cod.layers};
         status = parallel_for(pool, count, keep_gpu_block, &g);
         if (status != GJ2K_OK)
             gj2k_fail(error, status, "tile %u: code-block coding failed on the GPU (%s)",
-                      tile->index, gj2k_status_name(status));
+                      parts[part_of[0]].tile->index, gj2k_status_name(status));
     }
     for (size_t k = 0; k < count && status == GJ2K_OK; k++) {
+        gpu_part *part = &parts[part_of[k]];
         if (results[k].status == GJ2K_ERROR_LIMIT)
-            overflow[(*num_overflow)++] = first + k;
+            part->overflow[part->num_overflow++] = index[k];
         else
             gpu->tier1_blocks++;
     }
@@ -489,59 +507,126 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
     return status;
 }
 
-/* Tier-1 of the tile's blocks on the GPU, their coefficients (in the
- * code-block layout) left in its input memory by the transforms, in
- * batches of at most GPU_TIER1_BATCH_SAMPLES; the few that outgrow the room
- * the GPU gives them are coded on the CPU threads. */
-static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
-                                      parallel_pool *pool, encoded_tile *tile,
-                                      forward_plane *planes, const int32_t **origins,
-                                      gj2k_error *error)
+/* The blocks of a part that outgrew their room: their coefficients down
+ * from the input memory (its spans start at element `base`), coded on the
+ * CPU threads. */
+static gj2k_status code_overflow(const encode_plan *plan, encode_gpu *gpu, parallel_pool *pool,
+                                 gpu_part *part, const tier1_gpu_span *spans, size_t base,
+                                 gj2k_error *error)
 {
-    uint32_t n = tile->num_components;
-    tier1_gpu_span *spans = calloc(n, sizeof *spans);
-    size_t *overflow = malloc((tile->num_blocks ? tile->num_blocks : 1) * sizeof *overflow);
     gj2k_status status = GJ2K_OK;
-    if (spans == NULL || overflow == NULL)
-        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
-    for (uint32_t c = 0; c < n && status == GJ2K_OK; c++)
-        spans[c] = (tier1_gpu_span){.samples = rect_area(planes[c].rect), .resident = true,
-                                    .resident_fractions = planes[c].fractions != NULL};
-    size_t num_overflow = 0;
-    for (size_t first = 0; first < tile->num_blocks && status == GJ2K_OK;) {
-        size_t last = first, samples = 0;
-        while (last < tile->num_blocks) {
-            dwt_rect r = tile->blocks[last].block->rect;
-            size_t area = (size_t)(r.x1 - r.x0) * (r.y1 - r.y0);
-            if (last > first && samples + area > GPU_TIER1_BATCH_SAMPLES)
-                break;
-            samples += area;
-            last++;
-        }
-        status = code_batch_on_gpu(plan, gpu, pool, tile, planes, spans, origins, first,
-                                   last - first, overflow, &num_overflow, error);
-        first = last;
-    }
-    /* the few that outgrew their room: their coefficients down, coded here */
-    for (size_t k = 0; k < num_overflow && status == GJ2K_OK; k++) {
-        const encoded_block *eb = &tile->blocks[overflow[k]];
-        const forward_plane *plane = &planes[eb->component];
-        size_t offset = (size_t)(origins[overflow[k]] - plane->integers);
-        size_t base = 0;
+    for (size_t k = 0; k < part->num_overflow && status == GJ2K_OK; k++) {
+        size_t i = part->overflow[k];
+        const encoded_block *eb = &part->tile->blocks[i];
+        const forward_plane *plane = &part->planes[eb->component];
+        size_t offset = (size_t)(part->origins[i] - plane->integers), span_base = base;
         for (uint32_t c = 0; c < eb->component; c++)
-            base += spans[c].samples;
+            span_base += spans[part->first_span + c].samples;
         dwt_rect r = eb->block->rect;
-        status = tier1_gpu_encoder_fetch(gpu->tier1, base + offset,
+        status = tier1_gpu_encoder_fetch(gpu->tier1, span_base + offset,
                                          (size_t)(r.x1 - r.x0) * (r.y1 - r.y0),
                                          plane->integers + offset,
                                          plane->fractions ? plane->fractions + offset : NULL,
                                          error);
     }
-    if (status == GJ2K_OK && num_overflow > 0)
-        status = code_blocks(plan, pool, tile, planes, origins, NULL, overflow, num_overflow,
-                             error);
+    if (status == GJ2K_OK && part->num_overflow > 0)
+        status = code_blocks(plan, pool, part->tile, part->planes, part->origins, NULL,
+                             part->overflow, part->num_overflow, error);
+    return status;
+}
+
+/* Tier-1 of the parts' blocks on the GPU, their coefficients (in the
+ * code-block layout) left in its input memory by the transforms, the parts
+ * one after another from element 0: in batches of at most
+ * GPU_TIER1_BATCH_SAMPLES, small tiles together; the few blocks that
+ * outgrow the room the GPU gives them are coded on the CPU threads. */
+static gj2k_status code_blocks_on_gpu(const encode_plan *plan, encode_gpu *gpu,
+                                      parallel_pool *pool, gpu_part *parts, size_t num_parts,
+                                      gj2k_error *error)
+{
+    size_t num_spans = 0, total = 0;
+    for (size_t p = 0; p < num_parts; p++) {
+        parts[p].first_span = (uint32_t)num_spans;
+        num_spans += parts[p].tile->num_components;
+        total += parts[p].tile->num_blocks;
+    }
+    tier1_gpu_span *spans = calloc(num_spans ? num_spans : 1, sizeof *spans);
+    uint32_t *part_of = malloc((total ? total : 1) * sizeof *part_of);
+    size_t *index = malloc((total ? total : 1) * sizeof *index);
+    gj2k_status status = GJ2K_OK;
+    if (spans == NULL || part_of == NULL || index == NULL)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
+    for (size_t p = 0; p < num_parts && status == GJ2K_OK; p++) {
+        gpu_part *part = &parts[p];
+        part->num_overflow = 0;
+        part->overflow = malloc((part->tile->num_blocks ? part->tile->num_blocks : 1) *
+                                sizeof *part->overflow);
+        if (part->overflow == NULL)
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for code-blocks");
+        for (uint32_t c = 0; c < part->tile->num_components && status == GJ2K_OK; c++)
+            spans[part->first_span + c] =
+                (tier1_gpu_span){.samples = rect_area(part->planes[c].rect), .resident = true,
+                                 .resident_fractions = part->planes[c].fractions != NULL};
+    }
+    /* batches over the parts' blocks in order */
+    size_t p = 0, i = 0;
+    while (status == GJ2K_OK && p < num_parts) {
+        size_t count = 0, samples = 0;
+        while (p < num_parts) {
+            if (i == parts[p].tile->num_blocks) {
+                p++, i = 0;
+                continue;
+            }
+            dwt_rect r = parts[p].tile->blocks[i].block->rect;
+            size_t area = (size_t)(r.x1 - r.x0) * (r.y1 - r.y0);
+            if (count > 0 && samples + area > GPU_TIER1_BATCH_SAMPLES)
+                break;
+            samples += area;
+            part_of[count] = (uint32_t)p;
+            index[count++] = i++;
+        }
+        if (count > 0)
+            status = code_batch_on_gpu(plan, gpu, pool, parts, spans, num_spans, part_of, index,
+                                       count, error);
+    }
+    size_t base = 0;
+    for (size_t q = 0; q < num_parts && status == GJ2K_OK; q++) {
+        status = code_overflow(plan, gpu, pool, &parts[q], spans, base, error);
+        for (uint32_t c = 0; c < parts[q].tile->num_components; c++)
+            base += spans[parts[q].first_span + c].samples;
+    }
+    for (size_t q = 0; q < num_parts; q++) {
+        free(parts[q].overflow);
+        parts[q].overflow = NULL;
+    }
     free(spans);
-    free(overflow);
+    free(part_of);
+    free(index);
+    return status;
+}
+
+/* The end of a tile's encode: its times, the energy its blocks can
+ * remove, its planes freed; on failure the tile too. */
+static gj2k_status finish_tile(encoded_tile *out, forward_plane *planes, uint32_t n,
+                               const int32_t **origins, double transform_ms, double tier1_ms,
+                               gj2k_status status)
+{
+    out->transform_ms = transform_ms;
+    out->tier1_ms = tier1_ms;
+    if (status == GJ2K_OK)
+        for (size_t i = 0; i < out->num_blocks; i++)
+            for (unsigned j = 0; j < out->blocks[i].num_passes; j++)
+                out->energy += out->blocks[i].distortion[j];
+    free(origins);
+    for (uint32_t c = 0; planes != NULL && c < n; c++) {
+        free(planes[c].integers);
+        free(planes[c].floats);
+        free(planes[c].fractions);
+        free(planes[c].packed);
+    }
+    free(planes);
+    if (status != GJ2K_OK)
+        encoded_tile_free(out);
     return status;
 }
 
@@ -560,10 +645,20 @@ static bool gpu_takes(gpu_stage *gpu, const forward_plane *planes, uint32_t n, b
     return takes;
 }
 
+struct encode_deferral {
+    encoded_tile *tile;
+    forward_plane *planes;
+    uint32_t n;
+    const int32_t **origins;
+    double start, transformed;
+};
+
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        encode_gpu *devices, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
-                        gj2k_error *error)
+                        encode_gpu *devices, parallel_pool *pool, bool *on_gpu,
+                        encode_deferral **deferral, encoded_tile *out, gj2k_error *error)
 {
+    if (deferral != NULL)
+        *deferral = NULL;
     memset(out, 0, sizeof *out);
     uint32_t n = plan->siz.num_components;
     gpu_stage *gpu = devices != NULL ? devices->stage : NULL;
@@ -615,16 +710,34 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             size_t samples = 0;
             for (uint32_t c = 0; c < n; c++)
                 samples += rect_area(planes[c].rect);
+            /* a deferred tile's place follows the group's tiles before it */
+            size_t base = deferral != NULL ? devices->deferred_samples : 0;
             int32_t *device_output = NULL;
             uint8_t *device_fractions = NULL;
-            status = tier1_gpu_encoder_input(devices->tier1, samples, !plan->reversible,
+            status = tier1_gpu_encoder_input(devices->tier1, base + samples, !plan->reversible,
                                              &device_output, &device_fractions, error);
-            if (status == GJ2K_OK)
+            if (status == GJ2K_OK) {
+                device_output += base;
+                device_fractions = device_fractions ? device_fractions + base : NULL;
                 status = transform_on_gpu(plan, gpu, pool, planes, n, NULL, device_output,
                                           device_fractions, error);
+            }
             transformed = now_seconds();
+            if (status == GJ2K_OK && deferral != NULL) {
+                *deferral = malloc(sizeof **deferral);
+                if (*deferral == NULL) {
+                    status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+                } else {
+                    **deferral = (encode_deferral){.tile = out, .planes = planes, .n = n,
+                                                   .origins = origins, .start = start,
+                                                   .transformed = transformed};
+                    devices->deferred_samples = base + samples;
+                    return GJ2K_OK; /* Tier-1 in encode_tiles_code_on_gpu */
+                }
+            }
+            gpu_part part = {.tile = out, .planes = planes, .origins = origins};
             if (status == GJ2K_OK)
-                status = code_blocks_on_gpu(plan, devices, pool, out, planes, origins, error);
+                status = code_blocks_on_gpu(plan, devices, pool, &part, 1, error);
         } else if (status == GJ2K_OK) {
             status = transform_and_code_on_gpu(plan, gpu, pool, out, planes, origins, error);
         }
@@ -651,23 +764,39 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         status = code_blocks(plan, pool, out, planes, origins, NULL, NULL, 0, error);
     if (transformed == 0.0) /* Tier-1 overlapped the transforms */
         transformed = start;
-    out->transform_ms = (transformed - start) * 1e3;
-    out->tier1_ms = (now_seconds() - transformed) * 1e3;
-    if (status == GJ2K_OK)
-        for (size_t i = 0; i < out->num_blocks; i++)
-            for (unsigned j = 0; j < out->blocks[i].num_passes; j++)
-                out->energy += out->blocks[i].distortion[j];
-    free(origins);
-    for (uint32_t c = 0; planes != NULL && c < n; c++) {
-        free(planes[c].integers);
-        free(planes[c].floats);
-        free(planes[c].fractions);
-        free(planes[c].packed);
+    return finish_tile(out, planes, n, origins, (transformed - start) * 1e3,
+                       (now_seconds() - transformed) * 1e3, status);
+}
+
+gj2k_status encode_tiles_code_on_gpu(const encode_plan *plan, encode_gpu *devices,
+                                     parallel_pool *pool, encode_deferral **deferrals,
+                                     size_t count, gj2k_error *error)
+{
+    gpu_part *parts = calloc(count ? count : 1, sizeof *parts);
+    gj2k_status status = GJ2K_OK;
+    if (parts == NULL)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = 0; k < count && status == GJ2K_OK; k++)
+        parts[k] = (gpu_part){.tile = deferrals[k]->tile, .planes = deferrals[k]->planes,
+                              .origins = deferrals[k]->origins};
+    double started = now_seconds();
+    if (status == GJ2K_OK && count > 0)
+        status = code_blocks_on_gpu(plan, devices, pool, parts, count, error);
+    double done = now_seconds();
+    free(parts);
+    gj2k_status first = status;
+    for (size_t k = 0; k < count; k++) {
+        encode_deferral *d = deferrals[k];
+        /* the batch's Tier-1 time is the first tile's */
+        gj2k_status finished = finish_tile(d->tile, d->planes, d->n, d->origins,
+                                           (d->transformed - d->start) * 1e3,
+                                           k == 0 ? (done - started) * 1e3 : 0.0, status);
+        first = first == GJ2K_OK ? finished : first;
+        free(d);
+        deferrals[k] = NULL;
     }
-    free(planes);
-    if (status != GJ2K_OK)
-        encoded_tile_free(out);
-    return status;
+    devices->deferred_samples = 0;
+    return first;
 }
 
 void encoded_tile_free(encoded_tile *tile)

@@ -44,7 +44,13 @@ typedef struct encode_gpu {
     gpu_stage *stage;                /* the transforms */
     struct tier1_gpu_encoder *tier1; /* Tier-1 (tier1_gpu.h); NULL: on the CPU threads */
     uint64_t tier1_blocks;           /* code-blocks it has coded so far */
+    size_t deferred_samples;         /* Tier-1's input memory the deferred tiles hold */
 } encode_gpu;
+
+/* A tile whose GPU Tier-1 waits to share a batch with the next tiles', so
+ * that small tiles together fill the GPU: its coefficients in the input
+ * memory of gpu->tier1 after those of the tiles deferred before it. */
+typedef struct encode_deferral encode_deferral;
 
 /* Transforms and codes tile `tile_index` of `image` as `plan` says, the
  * transforms on gpu->stage when there is one (on the CPU when the tile does
@@ -53,9 +59,21 @@ typedef struct encode_gpu {
  * on `pool`'s threads. The result is the same bytes whichever ran it. The
  * blocks' layer_passes hold plan->cod.layers zeros for rate control to
  * fill. */
+/* With `deferral` (may be NULL), a tile that goes through the GPU whole
+ * with Tier-1 there leaves its Tier-1 for encode_tiles_code_on_gpu and sets
+ * *deferral (else NULL: the tile is done); the caller reserves the input
+ * memory of the deferred tiles beforehand (tier1_gpu_encoder_input), since
+ * growing it loses what it holds. */
 gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32_t tile_index,
-                        encode_gpu *gpu, parallel_pool *pool, bool *on_gpu, encoded_tile *out,
-                        gj2k_error *error);
+                        encode_gpu *gpu, parallel_pool *pool, bool *on_gpu,
+                        encode_deferral **deferral, encoded_tile *out, gj2k_error *error);
+/* GPU Tier-1 of the deferred tiles, in order, in as few batches as they
+ * fit; each tile then as encode_tile leaves it (its Tier-1 time: the
+ * batches' for the first, none for the others). Frees the deferrals; a
+ * failure frees their tiles too. */
+gj2k_status encode_tiles_code_on_gpu(const encode_plan *plan, encode_gpu *gpu,
+                                     parallel_pool *pool, encode_deferral **deferrals,
+                                     size_t count, gj2k_error *error);
 void encoded_tile_free(encoded_tile *tile);
 
 #endif

@@ -401,6 +401,71 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
             report->guard_bits = run->plan.components[c].quantization.guard_bits;
 }
 
+/* Tiles whose GPU Tier-1 share a batch hold at most this many samples
+ * together (2^24: some 4,000 code-blocks of 64x64, enough to give each SM
+ * of an H100 the 30 or so warps it needs, one block a warp). */
+#define TILE_GROUP_SAMPLES ((uint64_t)1 << 24)
+
+static uint64_t tile_samples(const encode_plan *plan, uint32_t t)
+{
+    uint64_t samples = 0;
+    for (uint32_t c = 0; c < plan->siz.num_components; c++) {
+        dwt_rect r = j2k_tile_component_rect(&plan->siz, t, c);
+        samples += (uint64_t)(r.x1 - r.x0) * (r.y1 - r.y0);
+    }
+    return samples;
+}
+
+/* Every tile through its transforms and Tier-1. With Tier-1 on the GPU and
+ * several tiles, they go in groups of up to TILE_GROUP_SAMPLES whose
+ * Tier-1 runs in one batch (encode_tiles_code_on_gpu), their coefficients
+ * side by side in the GPU's input memory, reserved for the group first. */
+static gj2k_status encode_tiles(encoder_run *run, const gj2k_image *image, gj2k_error *error)
+{
+    const encode_plan *plan = &run->plan;
+    bool grouping = run->gpu.tier1 != NULL && run->num_tiles > 1;
+    encode_deferral **group = grouping ? calloc(run->num_tiles, sizeof *group) : NULL;
+    if (grouping && group == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    gj2k_status status = GJ2K_OK;
+    size_t count = 0;
+    uint32_t group_end = 0; /* the group's tiles end before this one */
+    for (uint32_t t = 0; t < run->num_tiles && status == GJ2K_OK; t++) {
+        if (grouping && t == group_end) { /* a new group: its tiles' memory first */
+            uint64_t samples = tile_samples(plan, t);
+            for (group_end = t + 1; group_end < run->num_tiles; group_end++) {
+                uint64_t more = tile_samples(plan, group_end);
+                if (samples + more > TILE_GROUP_SAMPLES)
+                    break;
+                samples += more;
+            }
+            int32_t *coefficients = NULL;
+            uint8_t *fractions = NULL;
+            gj2k_error unused = {0};
+            run->gpu.deferred_samples = 0;
+            if (samples > SIZE_MAX / 8 ||
+                tier1_gpu_encoder_input(run->gpu.tier1, (size_t)samples, !plan->reversible,
+                                        &coefficients, &fractions, &unused) != GJ2K_OK)
+                group_end = t + 1; /* no room for a group: this tile alone */
+        }
+        bool on_gpu = false;
+        encode_deferral *deferral = NULL;
+        status = encode_tile(plan, image, t, &run->gpu, run->pool, &on_gpu,
+                             grouping ? &deferral : NULL, &run->tiles[t], error);
+        run->gpu_tiles += on_gpu;
+        if (deferral != NULL)
+            group[count++] = deferral;
+        if (count > 0 && (status != GJ2K_OK || t + 1 == group_end)) {
+            gj2k_status coded = encode_tiles_code_on_gpu(plan, &run->gpu, run->pool, group,
+                                                         count, error);
+            status = status == GJ2K_OK ? coded : status;
+            count = 0;
+        }
+    }
+    free(group);
+    return status;
+}
+
 static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *options,
                           gj2k_file_format format, byte_buffer *out, gj2k_encode_report *report,
                           gj2k_error *error)
@@ -429,11 +494,9 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;
-    for (uint32_t t = 0; t < run.num_tiles && status == GJ2K_OK; t++) {
-        bool on_gpu = false;
-        status = encode_tile(&run.plan, image, t, &run.gpu, run.pool, &on_gpu, &run.tiles[t],
-                             error);
-        run.gpu_tiles += on_gpu;
+    if (status == GJ2K_OK)
+        status = encode_tiles(&run, image, error);
+    for (uint32_t t = 0; t < run.num_tiles; t++) {
         run.transform_ms += run.tiles[t].transform_ms;
         run.tier1_ms += run.tiles[t].tier1_ms;
     }
