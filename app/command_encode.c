@@ -116,8 +116,9 @@ static void print_report(const encode_request *request, const gj2k_image *image,
     printf("  encode time %.2f ms, %.2f MP/s, %u thread%s\n", seconds * 1e3,
            seconds > 0 ? pixels * 1e-6 / seconds : 0.0, parallel_thread_count(o->threads),
            parallel_thread_count(o->threads) == 1 ? "" : "s");
-    printf("  stages: open GPU %.2f, transforms %.2f, Tier-1 %.2f, rate control + Tier-2 %.2f ms\n",
-           report->open_ms, report->transform_ms, report->tier1_ms, report->rate_ms);
+    printf("  stages: open GPU %.2f, transforms %.2f (GPU copies %.2f), Tier-1 %.2f, rate control "
+           "%.2f, Tier-2 %.2f ms\n", report->open_ms, report->transform_ms, report->copies_ms,
+           report->tier1_ms, report->rate_ms, report->tier2_ms);
     if (warm_up_ms >= 0.0)
         printf("  opening the GPU took %.1f ms, on a thread of its own while the input was read\n",
                warm_up_ms);

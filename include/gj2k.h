@@ -266,6 +266,10 @@ typedef struct gj2k_decode_report {
      * the inverse transforms and the samples into the image (on the GPU
      * path its download; the next tile's Tier-2 and Tier-1 overlap it). */
     double tier2_ms, tier1_ms, transform_ms;
+    /* Of transform_ms, the GPU stage's copies between host and device
+     * (device time: the samples down, and, where the planes do not lie on
+     * the device, the coefficients up). */
+    double copies_ms;
 } gj2k_decode_report;
 
 /* What to decode and how to render it; zero-initialised means: the whole
@@ -435,9 +439,12 @@ typedef struct gj2k_encode_report {
      * without one), the sample transforms (level shift, component
      * transform, DWT, quantization, with the GPU's transfers), Tier-1
      * (with its transfers; on the CPU path Tier-1 of one component overlaps
-     * the GPU's transforms of the next and counts here), and rate control
-     * with Tier-2 and the writing of the codestream. */
-    double open_ms, transform_ms, tier1_ms, rate_ms;
+     * the GPU's transforms of the next and counts here), rate control (PCRD
+     * with its Tier-2 dry runs) and Tier-2 (the packets and codestream
+     * written, every round). copies_ms: of transform_ms, the GPU stage's
+     * copies between host and device (device time: the samples up, and the
+     * coefficients down where Tier-1 runs on the CPU). */
+    double open_ms, transform_ms, tier1_ms, rate_ms, tier2_ms, copies_ms;
 } gj2k_encode_report;
 
 /*

@@ -56,6 +56,8 @@ static void add_encode_report(gj2k_encode_report *sum, const gj2k_encode_report 
     sum->transform_ms += r->transform_ms;
     sum->tier1_ms += r->tier1_ms;
     sum->rate_ms += r->rate_ms;
+    sum->tier2_ms += r->tier2_ms;
+    sum->copies_ms += r->copies_ms;
     sum->gpu_blocks += r->gpu_blocks;
 }
 
@@ -65,6 +67,7 @@ static void add_decode_report(gj2k_decode_report *sum, const gj2k_decode_report 
     sum->tier2_ms += r->tier2_ms;
     sum->tier1_ms += r->tier1_ms;
     sum->transform_ms += r->transform_ms;
+    sum->copies_ms += r->copies_ms;
     sum->gpu_blocks += r->gpu_blocks;
 }
 
@@ -163,13 +166,15 @@ static bool print_batch(const char *name, const batch_case *work, unsigned jobs,
     printf("| %-22s | %2u | %2u | %9.1f | %6.3f | ", name, jobs, streams, seconds * 1e3,
            jobs * pixels / seconds * 1e-9);
     if (work->decoding)
-        printf("open %.1f, Tier-2 %.1f, Tier-1 %.1f, transforms and samples out %.1f |\n",
-               run.decoded.open_ms / jobs, run.decoded.tier2_ms / jobs,
-               run.decoded.tier1_ms / jobs, run.decoded.transform_ms / jobs);
+        printf("open %.1f, Tier-2 %.1f, Tier-1 %.1f, transforms and samples out %.1f (GPU copies "
+               "%.1f) |\n", run.decoded.open_ms / jobs, run.decoded.tier2_ms / jobs,
+               run.decoded.tier1_ms / jobs, run.decoded.transform_ms / jobs,
+               run.decoded.copies_ms / jobs);
     else
-        printf("open %.1f, transforms %.1f, Tier-1 %.1f, rate control + Tier-2 %.1f |\n",
-               run.encoded.open_ms / jobs, run.encoded.transform_ms / jobs,
-               run.encoded.tier1_ms / jobs, run.encoded.rate_ms / jobs);
+        printf("open %.1f, transforms %.1f (GPU copies %.1f), Tier-1 %.1f, rate control %.1f, "
+               "Tier-2 %.1f |\n", run.encoded.open_ms / jobs, run.encoded.transform_ms / jobs,
+               run.encoded.copies_ms / jobs, run.encoded.tier1_ms / jobs,
+               run.encoded.rate_ms / jobs, run.encoded.tier2_ms / jobs);
     return true;
 }
 

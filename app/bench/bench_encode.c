@@ -75,9 +75,10 @@ static bool time_encode(const char *name, const gj2k_image *image,
     printf("  %-34s %9.2f ms %9.1f MP/s %10zu bytes, %s%s\n", name, best * 1e3,
            megapixels(image) / best, size, quality,
            same_as == NULL ? "" : same ? ", same bytes as the CPU" : ", BYTES DIFFER FROM THE CPU");
-    printf("    stages: open GPU %.2f, transforms %.2f, Tier-1 %.2f (%llu blocks on the GPU), "
-           "rate control + Tier-2 %.2f ms\n", best_report.open_ms, best_report.transform_ms,
-           best_report.tier1_ms, (unsigned long long)best_report.gpu_blocks, best_report.rate_ms);
+    printf("    stages: open GPU %.2f, transforms %.2f (GPU copies %.2f), Tier-1 %.2f (%llu blocks "
+           "on the GPU), rate control %.2f, Tier-2 %.2f ms\n", best_report.open_ms,
+           best_report.transform_ms, best_report.copies_ms, best_report.tier1_ms,
+           (unsigned long long)best_report.gpu_blocks, best_report.rate_ms, best_report.tier2_ms);
     return same_as == NULL || same;
 }
 

@@ -290,8 +290,9 @@ static bool time_decode(const uint8_t *data, size_t size, unsigned threads, gj2k
 static void print_decode_stages(const gj2k_decode_report *r)
 {
     printf("    stages: open GPU %.2f, tiles %.2f ms: Tier-2 %.2f, Tier-1 %.2f (%llu blocks by GPU "
-           "Tier-1), transforms and samples out %.2f ms\n", r->open_ms, r->tiles_ms, r->tier2_ms,
-           r->tier1_ms, (unsigned long long)r->gpu_blocks, r->transform_ms);
+           "Tier-1), transforms and samples out %.2f (GPU copies %.2f) ms\n", r->open_ms,
+           r->tiles_ms, r->tier2_ms, r->tier1_ms, (unsigned long long)r->gpu_blocks,
+           r->transform_ms, r->copies_ms);
 }
 
 /* Times decoding a JPEG 2000 file held in memory (no file I/O counted), on

@@ -551,6 +551,9 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
             *error = finish_error;
     }
     job->report.tiles_ms += (now_seconds() - tiles) * 1e3;
+    double phases[GPU_PHASES]; /* every tile's, the pipeline's threads joined */
+    gpu_stage_take_times(settings.gpu, phases);
+    job->report.copies_ms += phases[GPU_PHASE_COPIES];
     job->report.tier2_ms += times.tier2_ms;
     job->report.tier1_ms += times.tier1_ms;
     job->report.transform_ms += times.transform_ms;

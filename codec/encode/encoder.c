@@ -37,7 +37,7 @@ typedef struct encoder_run {
     gj2k_warning_fn warning;
     void *warning_user;
     uint32_t gpu_tiles;
-    double open_ms, transform_ms, tier1_ms, rate_ms;
+    double open_ms, transform_ms, tier1_ms, rate_ms, tier2_ms, copies_ms;
     rate_request request; /* the last rate control run */
     /* Tier-2 bytes of layers 0..l over every tile as the last write_output
      * left the layers, measured once each; SIZE_MAX: not measured. */
@@ -191,8 +191,24 @@ static gj2k_status write_tile_parts(encoder_run *run, byte_buffer *parts, j2k_tl
 }
 
 /* The whole output (codestream, in JP2 boxes when asked) into `out`. */
+static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
+                                      size_t *codestream_bytes, size_t *packet_bytes,
+                                      gj2k_error *error);
+
+/* The codestream with the layers as they stand (Tier-2 for real), its
+ * time counted in run->tier2_ms. */
 static gj2k_status write_output(encoder_run *run, byte_buffer *out, size_t *codestream_bytes,
                                 size_t *packet_bytes, gj2k_error *error)
+{
+    double start = now_seconds();
+    gj2k_status status = write_output_timed(run, out, codestream_bytes, packet_bytes, error);
+    run->tier2_ms += (now_seconds() - start) * 1e3;
+    return status;
+}
+
+static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
+                                      size_t *codestream_bytes, size_t *packet_bytes,
+                                      gj2k_error *error)
 {
     byte_buffer codestream = {0}, parts = {0};
     j2k_tlm_entry *tlm = calloc(run->num_tiles, sizeof *tlm);
@@ -384,7 +400,9 @@ static void fill_report(encoder_run *run, size_t bytes, size_t codestream_bytes,
     report->open_ms = run->open_ms;
     report->transform_ms = run->transform_ms;
     report->tier1_ms = run->tier1_ms;
-    report->rate_ms = run->rate_ms;
+    report->rate_ms = run->rate_ms - run->tier2_ms;
+    report->tier2_ms = run->tier2_ms;
+    report->copies_ms = run->copies_ms;
     /* Packets of every layer, from the last write_output. */
     size_t all_packets = run->layer_packets[run->plan.cod.layers - 1];
     gj2k_error ignored;
@@ -494,8 +512,12 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;
+    double phases[GPU_PHASES];
+    gpu_stage_take_times(run.gpu.stage, phases); /* from zero */
     if (status == GJ2K_OK)
         status = encode_tiles(&run, image, error);
+    gpu_stage_take_times(run.gpu.stage, phases);
+    run.copies_ms = phases[GPU_PHASE_COPIES];
     for (uint32_t t = 0; t < run.num_tiles; t++) {
         run.transform_ms += run.tiles[t].transform_ms;
         run.tier1_ms += run.tiles[t].tier1_ms;

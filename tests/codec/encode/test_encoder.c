@@ -374,7 +374,9 @@ static void test_encode_file_is_atomic(void)
 }
 
 /* The decode report counts the tiles decoded (none of them on the GPU
- * here) and is cleared when the decode fails. */
+ * here), has each stage's time (Tier-2, Tier-1, the transforms; no GPU
+ * copies) and is cleared when the decode fails; the encode report has
+ * its stages too. */
 static void test_decode_report(void)
 {
     gj2k_image *image = smooth_image(5, 3, 157, 91, 3, 8, false, 1);
@@ -386,11 +388,15 @@ static void test_decode_report(void)
     gj2k_error error = {0};
     REQUIRE(gj2k_encode_memory(image, &o, &data, &size, &encoded, &error) == GJ2K_OK);
     CHECK(encoded.num_tiles == 12);
-    gj2k_decode_report report = {.num_tiles = 99, .gpu_tiles = 99};
+    CHECK(encoded.transform_ms > 0 && encoded.tier1_ms > 0 && encoded.rate_ms >= 0 &&
+          encoded.tier2_ms > 0 && encoded.copies_ms == 0);
+    gj2k_decode_report report = {.num_tiles = 99, .gpu_tiles = 99, .copies_ms = 99};
     gj2k_decode_options d = {.device = GJ2K_DEVICE_CPU, .report = &report};
     gj2k_image *back = NULL;
     CHECK(gj2k_decode_memory(data, size, &d, &back, &error) == GJ2K_OK);
     CHECK(report.num_tiles == encoded.num_tiles && report.gpu_tiles == 0);
+    CHECK(report.tier2_ms > 0 && report.tier1_ms > 0 && report.transform_ms > 0 &&
+          report.copies_ms == 0 && report.tier2_ms + report.tier1_ms <= report.tiles_ms);
     gj2k_image_destroy(back);
     d.use_tile = true;
     d.tile = 5;
