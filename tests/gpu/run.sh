@@ -106,7 +106,7 @@ if [ -x build/gpu/gj2k_nvjpeg2k_bench ] && [ -f .bench/photo4k.ppm ]; then
 fi
 
 # The same at 8K (7680x4320, the 4K photo doubled), and a batch of 16 jobs
-# of the 4K photo, one and four at a time, with each stage's mean.
+# of each photo, one and four at a time, with each stage's mean.
 if [ -f .bench/photo4k.ppm ]; then
   mkdir -p build/bench8k
   python3 tests/gpu/double_size.py .bench/photo4k.ppm build/bench8k/photo8k.ppm
@@ -115,6 +115,8 @@ if [ -f .bench/photo4k.ppm ]; then
     tests_rc=$((tests_rc | PIPESTATUS[0]))
   fi
   build/gpu/gj2k bench batch -i .bench/photo4k.ppm -b 16 | tee "$logs/batch.txt"
+  tests_rc=$((tests_rc | PIPESTATUS[0]))
+  build/gpu/gj2k bench batch -i build/bench8k/photo8k.ppm -b 16 | tee -a "$logs/batch.txt"
   tests_rc=$((tests_rc | PIPESTATUS[0]))
 fi
 
