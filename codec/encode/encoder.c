@@ -57,19 +57,76 @@ static tier2_encode_params tile_packet_params(const encoder_run *run, uint32_t t
                                  .use_eph = run->plan.cod.use_eph};
 }
 
-/* rate_measure_fn: Tier-2 of tile t for layers 0..layer. */
+/* A tile's precincts measured on the pool's threads: precinct k of the
+ * list is resolution r of component c where first[c][r] <= k. */
+typedef struct precinct_sizes {
+    encoded_tile *tile;
+    const tier2_encode_params *params;
+    size_t *first;   /* per (component, resolution), then the count */
+    size_t *bytes;   /* per precinct */
+} precinct_sizes;
+
+static gj2k_status measure_one_precinct(void *context, size_t k, unsigned worker)
+{
+    (void)worker;
+    precinct_sizes *p = context;
+    size_t at = 0;
+    uint32_t c = 0;
+    for (;; c++) { /* the component and resolution holding precinct k */
+        unsigned levels = p->tile->components[c].num_resolutions;
+        if (k < p->first[at + levels])
+            break;
+        at += levels;
+    }
+    unsigned r = 0;
+    while (k >= p->first[at + r + 1])
+        r++;
+    return tier2_measure_precinct(&p->tile->components[c], r, (uint32_t)(k - p->first[at + r]),
+                                  p->params, &p->bytes[k], NULL);
+}
+
+/* rate_measure_fn: Tier-2 of tile t for layers 0..layer, counted, not
+ * kept: the sum of its precincts' packets (tier2_measure_precinct), which
+ * depend on their own blocks alone, measured on the pool's threads. */
 static gj2k_status measure_tile_packets(void *user, uint32_t t, unsigned layer, size_t *bytes,
                                         gj2k_error *error)
 {
     encoder_run *run = user;
-    byte_buffer counter = {.counting = true}; /* the bytes are not kept, only counted */
+    encoded_tile *tile = &run->tiles[t];
     tier2_encode_params params = tile_packet_params(run, t, layer + 1);
-    gj2k_status status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components,
-                                           &params, &counter, NULL, NULL, error);
-    if (status == GJ2K_OK && counter.failed)
-        status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "packets of more than SIZE_MAX bytes");
-    *bytes = status == GJ2K_OK ? counter.size : 0;
-    return status;
+    size_t slots = 1;
+    for (uint32_t c = 0; c < tile->num_components; c++)
+        slots += tile->components[c].num_resolutions;
+    precinct_sizes p = {.tile = tile, .params = &params,
+                        .first = calloc(slots, sizeof *p.first)};
+    gj2k_status status = p.first ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;
+    size_t at = 0, count = 0;
+    for (uint32_t c = 0; c < tile->num_components && status == GJ2K_OK; c++)
+        for (unsigned r = 0; r < tile->components[c].num_resolutions; r++) {
+            p.first[at++] = count;
+            count += tile_resolution_num_precincts(&tile->components[c].resolutions[r]);
+        }
+    if (status == GJ2K_OK) {
+        p.first[at] = count;
+        p.bytes = calloc(count ? count : 1, sizeof *p.bytes);
+        status = p.bytes ? parallel_for(run->pool, count, measure_one_precinct, &p)
+                         : GJ2K_ERROR_OUT_OF_MEMORY;
+    }
+    *bytes = 0;
+    for (size_t k = 0; status == GJ2K_OK && k < count; k++) {
+        if (p.bytes[k] > SIZE_MAX - *bytes)
+            status = GJ2K_ERROR_LIMIT;
+        else
+            *bytes += p.bytes[k];
+    }
+    free(p.first);
+    free(p.bytes);
+    if (status != GJ2K_OK) {
+        *bytes = 0;
+        return gj2k_fail(error, status, "tile %u: measuring its packets failed (%s)", t,
+                         gj2k_status_name(status));
+    }
+    return GJ2K_OK;
 }
 
 /* rate_measure_precinct_fn: Tier-2 of the block's precinct for layers 0..layer. */
