@@ -77,6 +77,18 @@ gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned
 gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels);
 gj2k_status dwt_inverse_97_interop(float *data, size_t stride, dwt_rect tile, unsigned levels);
+/* The same on a worker pool's threads (parallel_pool.h; NULL: the
+ * caller's alone): each level's column batches, then its rows, shared out,
+ * with the same results. */
+struct parallel_pool;
+gj2k_status dwt_forward_53_on(struct parallel_pool *pool, int32_t *data, size_t stride,
+                              dwt_rect tile, unsigned levels);
+gj2k_status dwt_inverse_53_on(struct parallel_pool *pool, int32_t *data, size_t stride,
+                              dwt_rect tile, unsigned levels);
+gj2k_status dwt_forward_97_on(struct parallel_pool *pool, float *data, size_t stride,
+                              dwt_rect tile, unsigned levels);
+gj2k_status dwt_inverse_97_interop_on(struct parallel_pool *pool, float *data, size_t stride,
+                                      dwt_rect tile, unsigned levels);
 
 /* The squared L2 norm of the synthesis of one coefficient of band `band`
  * at decomposition level `level` (1..32; level 0 is the samples: 1): the

@@ -11,13 +11,22 @@
  * Columns are filtered a batch at a time: DWT_BATCH neighbouring columns are
  * copied into a contiguous buffer, row by row, filtered one by one with the
  * 1-D functions and copied back. The arithmetic is that of the 1-D functions,
- * so the result does not depend on the batching.
+ * so the result does not depend on the batching. With a worker pool, each
+ * level's column batches and then its rows are shared out among the
+ * threads, each with its own scratch: the same arithmetic on each line, so
+ * the same results.
  */
 #include "dwt.h"
 
 #include <stdlib.h>
 
+#include "parallel_pool.h"
+
 #define DWT_BATCH 16
+/* Rows a worker takes at a time; levels smaller than this many samples
+ * stay on the caller's thread. */
+#define DWT_ROWS_A_TASK 16
+#define DWT_PARALLEL_SAMPLES ((size_t)1 << 16)
 
 /* ceil(v / 2^n) for any n. */
 static uint32_t ceil_shift(uint32_t v, unsigned n)
@@ -105,13 +114,14 @@ static size_t scratch_elements(size_t w, size_t h)
 /* One level of each direction, for one sample type T, with the 1-D
  * functions FWD and INV. `data` addresses the top-left sample; `r` is the
  * level's area, neither side empty; `columns` holds DWT_BATCH * height
- * elements and `line` the 1-D scratch. */
+ * elements and `line` the 1-D scratch. Column batches [b0, b1) and rows
+ * [y0, y1) of the area: a worker's share. */
 #define DWT_DEFINE_LEVEL(SUFFIX, T, FWD, INV)                                                     \
-    static void columns_##SUFFIX(T *data, size_t stride, dwt_rect r, T *columns, T *line,        \
-                                 bool forward)                                                   \
+    static void columns_##SUFFIX(T *data, size_t stride, dwt_rect r, size_t b0, size_t b1,      \
+                                 T *columns, T *line, bool forward)                              \
     {                                                                                            \
         size_t w = r.x1 - r.x0, h = r.y1 - r.y0;                                                 \
-        for (size_t xb = 0; xb < w; xb += DWT_BATCH) {                                           \
+        for (size_t xb = b0 * DWT_BATCH; xb < w && xb < b1 * DWT_BATCH; xb += DWT_BATCH) {      \
             size_t nb = w - xb < DWT_BATCH ? w - xb : DWT_BATCH;                                 \
             for (size_t y = 0; y < h; y++)                                                       \
                 for (size_t c = 0; c < nb; c++)                                                  \
@@ -128,10 +138,10 @@ static size_t scratch_elements(size_t w, size_t h)
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
-    static void rows_##SUFFIX(T *data, size_t stride, dwt_rect r, T *line, bool forward)         \
+    static void rows_##SUFFIX(T *data, size_t stride, dwt_rect r, size_t y0, size_t y1, T *line,  \
+                              bool forward)                                                      \
     {                                                                                            \
-        size_t h = r.y1 - r.y0;                                                                  \
-        for (size_t y = 0; y < h; y++) {                                                         \
+        for (size_t y = y0; y < y1; y++) {                                                       \
             if (forward)                                                                         \
                 FWD(data + y * stride, r.x0, r.x1, line);                                        \
             else                                                                                 \
@@ -139,8 +149,52 @@ static size_t scratch_elements(size_t w, size_t h)
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
-    static gj2k_status transform_##SUFFIX(T *data, size_t stride, dwt_rect tile,                 \
-                                          unsigned levels, bool forward)                         \
+    /* A level's pass on the pool: its column batches or its rows, by task. */                 \
+    typedef struct pass_work_##SUFFIX {                                                               \
+        T *data;                                                                                 \
+        size_t stride;                                                                           \
+        dwt_rect r;                                                                              \
+        bool forward, on_columns;                                                                \
+        T **scratch; /* per worker: DWT_BATCH columns, then the line scratch */                 \
+    } pass_work_##SUFFIX;                                                                             \
+                                                                                                 \
+    static gj2k_status pass_task_##SUFFIX(void *context, size_t task, unsigned worker)            \
+    {                                                                                            \
+        pass_work_##SUFFIX *p = context;                                                              \
+        size_t h = p->r.y1 - p->r.y0;                                                            \
+        T *columns = p->scratch[worker], *line = columns + DWT_BATCH * h;                        \
+        if (p->on_columns)                                                                       \
+            columns_##SUFFIX(p->data, p->stride, p->r, task, task + 1, columns, line,           \
+                             p->forward);                                                        \
+        else                                                                                     \
+            rows_##SUFFIX(p->data, p->stride, p->r, task * DWT_ROWS_A_TASK,                      \
+                          (task + 1) * DWT_ROWS_A_TASK < h ? (task + 1) * DWT_ROWS_A_TASK : h,   \
+                          line, p->forward);                                                     \
+        return GJ2K_OK;                                                                          \
+    }                                                                                            \
+                                                                                                 \
+    /* One direction of a level: on the pool when it is large enough. */                       \
+    static gj2k_status pass_##SUFFIX(parallel_pool *pool, T *data, size_t stride, dwt_rect r,    \
+                                     T **scratch, unsigned workers, bool forward,                \
+                                     bool on_columns)                                            \
+    {                                                                                            \
+        size_t w = r.x1 - r.x0, h = r.y1 - r.y0;                                                 \
+        size_t tasks = on_columns ? (w + DWT_BATCH - 1) / DWT_BATCH                              \
+                                  : (h + DWT_ROWS_A_TASK - 1) / DWT_ROWS_A_TASK;                 \
+        if (workers > 1 && w * h >= DWT_PARALLEL_SAMPLES) {                                      \
+            pass_work_##SUFFIX p = {data, stride, r, forward, on_columns, scratch};                    \
+            return parallel_for(pool, tasks, pass_task_##SUFFIX, &p);                            \
+        }                                                                                        \
+        T *line = scratch[0] + DWT_BATCH * h;                                                    \
+        if (on_columns)                                                                          \
+            columns_##SUFFIX(data, stride, r, 0, tasks, scratch[0], line, forward);              \
+        else                                                                                     \
+            rows_##SUFFIX(data, stride, r, 0, h, line, forward);                                 \
+        return GJ2K_OK;                                                                          \
+    }                                                                                            \
+                                                                                                 \
+    static gj2k_status transform_##SUFFIX(parallel_pool *pool, T *data, size_t stride,           \
+                                          dwt_rect tile, unsigned levels, bool forward)          \
     {                                                                                            \
         /* Levels past 32 act on an area of at most one sample at (0, 0): an even sample,    \
          * which the 1-D transforms leave as it is. */                                           \
@@ -149,52 +203,78 @@ static size_t scratch_elements(size_t w, size_t h)
         if (levels == 0 || tile.x1 <= tile.x0 || tile.y1 <= tile.y0)                             \
             return GJ2K_OK;                                                                      \
         size_t count = scratch_elements(tile.x1 - tile.x0, tile.y1 - tile.y0);                   \
-        T *columns = count ? malloc(count * sizeof *columns) : NULL;                             \
-        if (columns == NULL)                                                                     \
-            return GJ2K_ERROR_OUT_OF_MEMORY;                                                     \
-        T *line = columns + DWT_BATCH * (size_t)(tile.y1 - tile.y0);                             \
-        for (unsigned i = 0; i < levels; i++) {                                                  \
+        unsigned workers = parallel_pool_size(pool);                                             \
+        T **scratch = calloc(workers, sizeof *scratch);                                          \
+        gj2k_status status = count && scratch ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;             \
+        for (unsigned k = 0; k < workers && status == GJ2K_OK; k++)                              \
+            if ((scratch[k] = malloc(count * sizeof **scratch)) == NULL)                         \
+                status = GJ2K_ERROR_OUT_OF_MEMORY;                                               \
+        for (unsigned i = 0; i < levels && status == GJ2K_OK; i++) {                             \
             unsigned level = forward ? i + 1 : levels - i;                                       \
             dwt_rect r = ll_rect(tile, level - 1);                                               \
             if (r.x1 <= r.x0 || r.y1 <= r.y0)                                                    \
                 continue;                                                                        \
-            if (forward) { /* 2D_SD: VER_SD, then HOR_SD */                                      \
-                columns_##SUFFIX(data, stride, r, columns, line, true);                          \
-                rows_##SUFFIX(data, stride, r, line, true);                                      \
-            } else { /* 2D_SR: HOR_SR, then VER_SR */                                            \
-                rows_##SUFFIX(data, stride, r, line, false);                                     \
-                columns_##SUFFIX(data, stride, r, columns, line, false);                         \
-            }                                                                                    \
+            /* 2D_SD: VER_SD, then HOR_SD; 2D_SR: HOR_SR, then VER_SR */                         \
+            status = pass_##SUFFIX(pool, data, stride, r, scratch, workers, forward, forward);   \
+            if (status == GJ2K_OK)                                                               \
+                status = pass_##SUFFIX(pool, data, stride, r, scratch, workers, forward,         \
+                                       !forward);                                                \
         }                                                                                        \
-        free(columns);                                                                           \
-        return GJ2K_OK;                                                                          \
+        for (unsigned k = 0; scratch != NULL && k < workers; k++)                                \
+            free(scratch[k]);                                                                    \
+        free(scratch);                                                                           \
+        return status;                                                                           \
     }
 
 DWT_DEFINE_LEVEL(53, int32_t, dwt_forward_53_line, dwt_inverse_53_line)
 DWT_DEFINE_LEVEL(97, float, dwt_forward_97_line, dwt_inverse_97_line)
 DWT_DEFINE_LEVEL(97_interop, float, dwt_forward_97_line, dwt_inverse_97_interop_line)
 
+gj2k_status dwt_forward_53_on(parallel_pool *pool, int32_t *data, size_t stride, dwt_rect tile,
+                              unsigned levels)
+{
+    return transform_53(pool, data, stride, tile, levels, true);
+}
+
+gj2k_status dwt_inverse_53_on(parallel_pool *pool, int32_t *data, size_t stride, dwt_rect tile,
+                              unsigned levels)
+{
+    return transform_53(pool, data, stride, tile, levels, false);
+}
+
+gj2k_status dwt_forward_97_on(parallel_pool *pool, float *data, size_t stride, dwt_rect tile,
+                              unsigned levels)
+{
+    return transform_97(pool, data, stride, tile, levels, true);
+}
+
+gj2k_status dwt_inverse_97_interop_on(parallel_pool *pool, float *data, size_t stride,
+                                      dwt_rect tile, unsigned levels)
+{
+    return transform_97_interop(pool, data, stride, tile, levels, false);
+}
+
 gj2k_status dwt_forward_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_53(data, stride, tile, levels, true);
+    return transform_53(NULL, data, stride, tile, levels, true);
 }
 
 gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_53(data, stride, tile, levels, false);
+    return transform_53(NULL, data, stride, tile, levels, false);
 }
 
 gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97(data, stride, tile, levels, true);
+    return transform_97(NULL, data, stride, tile, levels, true);
 }
 
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97(data, stride, tile, levels, false);
+    return transform_97(NULL, data, stride, tile, levels, false);
 }
 
 gj2k_status dwt_inverse_97_interop(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97_interop(data, stride, tile, levels, false);
+    return transform_97_interop(NULL, data, stride, tile, levels, false);
 }

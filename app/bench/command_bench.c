@@ -197,6 +197,66 @@ static bool parse_size(const char *text, uint32_t *width, uint32_t *height)
     return true;
 }
 
+/* The fastest of `repeats` runs of one DWT on a fresh copy of `source`
+ * (n elements of 4 bytes) in `plane`, on `pool` (NULL: one thread). */
+static double time_dwt(bool reversible, bool forward, parallel_pool *pool, const void *source,
+                       void *plane, size_t n, const bench_setup *s)
+{
+    double best = INFINITY;
+    for (unsigned r = 0; r < s->repeats; r++) {
+        memcpy(plane, source, n * 4);
+        double start = now_seconds();
+        gj2k_status status =
+            reversible ? (forward ? dwt_forward_53_on : dwt_inverse_53_on)(pool, plane, s->width,
+                                                                          plane_rect(s), s->levels)
+            : forward  ? dwt_forward_97_on(pool, plane, s->width, plane_rect(s), s->levels)
+                       : dwt_inverse_97_interop_on(pool, plane, s->width, plane_rect(s), s->levels);
+        double elapsed = now_seconds() - start;
+        if (status != GJ2K_OK)
+            return -1.0;
+        best = elapsed < best ? elapsed : best;
+    }
+    return best;
+}
+
+/* The DWT of one component on every thread against one thread: the CPU
+ * side of the wavelet stage's comparison (issue 15), bit for bit. */
+static int bench_dwt_threads(const gj2k_image *image, const bench_setup *setup, unsigned threads)
+{
+    size_t n = plane_size(setup);
+    parallel_pool *pool = NULL;
+    int32_t *source = malloc(n * 4), *one = malloc(n * 4), *many = malloc(n * 4);
+    float *floats = malloc(n * 4);
+    if (!source || !one || !many || !floats ||
+        parallel_pool_create(threads, &pool, NULL) != GJ2K_OK) {
+        free(source), free(one), free(many), free(floats);
+        report_error("bench: out of memory for a %ux%u plane", setup->width, setup->height);
+        return 1;
+    }
+    memcpy(source, image->components[0].samples, n * 4);
+    level_shift_forward(source, n, setup->precision, setup->is_signed);
+    for (size_t i = 0; i < n; i++)
+        floats[i] = (float)source[i];
+    printf("DWT of one component on %u threads against one (5 levels as above, same bits "
+           "required):\n", parallel_pool_size(pool));
+    int code = 0;
+    for (int k = 0; k < 4; k++) {
+        bool reversible = k < 2, forward = k % 2 == 0;
+        const void *from = reversible ? (const void *)source : (const void *)floats;
+        double single = time_dwt(reversible, forward, NULL, from, one, n, setup);
+        double shared = time_dwt(reversible, forward, pool, from, many, n, setup);
+        bool same = single >= 0 && shared >= 0 && memcmp(one, many, n * 4) == 0;
+        printf("  %-34s %9.2f ms, one thread %9.2f ms: %.2fx, %s\n",
+               k == 0 ? "forward 5/3 DWT" : k == 1 ? "inverse 5/3 DWT"
+               : k == 2 ? "forward 9/7 DWT" : "inverse 9/7 DWT",
+               shared * 1e3, single * 1e3, single / shared, same ? "same bits" : "DIFFERENT BITS");
+        code |= same ? 0 : 1;
+    }
+    parallel_pool_destroy(pool);
+    free(source), free(one), free(many), free(floats);
+    return code;
+}
+
 static int run_bench(const gj2k_image *image, bench_setup *setup)
 {
     size_t count = plane_size(setup);
@@ -424,6 +484,8 @@ int command_bench(int argc, char **argv)
         setup.precision = first->precision;
         setup.is_signed = first->is_signed;
         code = run_bench(image, &setup);
+        if (bench_dwt_threads(image, &setup, thread_count) != 0)
+            code = 1;
         if (bench_gpu_stage(image, setup.levels, setup.repeats) != 0)
             code = 1;
     }

@@ -13,16 +13,25 @@
 #include "tier1_gpu.h"
 #include "tile_planes.h"
 
+/* The planes' inverse DWTs, each free to share its rows and columns out
+ * to the pool's threads. */
+typedef struct inverse_planes {
+    tile_plane *planes;
+    parallel_pool *pool;
+} inverse_planes;
+
 static gj2k_status inverse_transform_plane(void *context, size_t index, unsigned worker)
 {
     (void)worker;
-    tile_plane *plane = &((tile_plane *)context)[index];
+    inverse_planes *work = context;
+    tile_plane *plane = &work->planes[index];
     size_t stride = plane->rect.x1 - plane->rect.x0;
     if (tile_rect_area(plane->rect) == 0)
         return GJ2K_OK;
     if (plane->reversible)
-        return dwt_inverse_53(plane->integers, stride, plane->rect, plane->levels);
-    return dwt_inverse_97_interop(plane->floats, stride, plane->rect, plane->levels);
+        return dwt_inverse_53_on(work->pool, plane->integers, stride, plane->rect, plane->levels);
+    return dwt_inverse_97_interop_on(work->pool, plane->floats, stride, plane->rect,
+                                     plane->levels);
 }
 
 /* Annex G.2/G.3: components 0..2 back from YUV/YCbCr. */
@@ -403,8 +412,9 @@ gj2k_status tile_decode_samples(tile_decoding *work, const tile_decode_settings 
     if (on_gpu)
         status = inverse_on_gpu(settings->gpu, planes, n, mct, &work->gate, settings->memory,
                                 error);
+    inverse_planes inverse = {planes, settings->pool};
     if (status == GJ2K_OK && !on_gpu)
-        status = parallel_for(settings->pool, n, inverse_transform_plane, planes);
+        status = parallel_for(settings->pool, n, inverse_transform_plane, &inverse);
     if (status == GJ2K_OK && !on_gpu) {
         if (mct)
             inverse_component_transform(planes);

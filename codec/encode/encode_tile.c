@@ -21,6 +21,7 @@
 typedef struct forward_plane {
     const encode_component_plan *plan;
     const gj2k_component *source;
+    parallel_pool *pool;     /* the threads its DWT may share out its rows and columns to */
     dwt_rect rect;           /* the tile-component (eq. B-12) */
     bool reversible;
     int32_t *integers;       /* samples, then 5/3 coefficients or quantization indices */
@@ -124,8 +125,9 @@ static gj2k_status transform_plane(void *context, size_t index, unsigned worker)
     if (rect_area(plane->rect) == 0)
         return GJ2K_OK;
     if (plane->reversible)
-        return dwt_forward_53(plane->integers, stride, plane->rect, levels);
-    gj2k_status status = dwt_forward_97(plane->floats, stride, plane->rect, levels);
+        return dwt_forward_53_on(plane->pool, plane->integers, stride, plane->rect, levels);
+    gj2k_status status = dwt_forward_97_on(plane->pool, plane->floats, stride, plane->rect,
+                                           levels);
     if (status == GJ2K_OK)
         quantize_plane(plane);
     return status;
@@ -675,6 +677,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         forward_plane *plane = &planes[c];
         plane->plan = &plan->components[c];
         plane->source = &image->components[c];
+        plane->pool = pool;
         plane->reversible = plan->reversible;
         status = tile_component_init(&out->components[c], tile_rect, plan->siz.components[c].dx,
                                      plan->siz.components[c].dy, &plane->plan->coding, 0, error);

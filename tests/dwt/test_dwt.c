@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dwt.h"
+#include "parallel_pool.h"
 #include "test_harness.h"
 
 #define U_FLOAT (1.0 / 16777216.0) /* 2^-24 */
@@ -683,7 +684,47 @@ static void test_dwt_2d_degenerate_tiles(void)
     }
 }
 
+/* The multi-level transforms on a pool of threads give the single
+ * thread's results bit for bit: random sizes (some large enough to be
+ * shared out), origins and levels, each direction and filter. */
+static void test_dwt_2d_pool_matches_serial(void)
+{
+    parallel_pool *pool = NULL;
+    REQUIRE(parallel_pool_create(4, &pool, NULL) == GJ2K_OK);
+    for (int round = 0; round < 24; round++) {
+        uint32_t w = round % 3 ? (uint32_t)test_random_range(1, 200)
+                               : (uint32_t)test_random_range(300, 700);
+        uint32_t h = round % 3 ? (uint32_t)test_random_range(1, 200)
+                               : (uint32_t)test_random_range(300, 700);
+        uint32_t x0 = random_origin(w), y0 = random_origin(h);
+        dwt_rect r = {x0, y0, x0 + w, y0 + h};
+        unsigned levels = (unsigned)test_random_range(0, 7);
+        size_t n = (size_t)w * h;
+        int32_t *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b);
+        float *f = xmalloc(n * sizeof *f), *g = xmalloc(n * sizeof *g);
+        for (size_t i = 0; i < n; i++) {
+            a[i] = b[i] = random_sample(12);
+            f[i] = g[i] = (float)random_sample(12) * 0.75f;
+        }
+        CHECK(dwt_forward_53(a, w, r, levels) == GJ2K_OK);
+        CHECK(dwt_forward_53_on(pool, b, w, r, levels) == GJ2K_OK);
+        CHECK(memcmp(a, b, n * sizeof *a) == 0);
+        CHECK(dwt_inverse_53(a, w, r, levels) == GJ2K_OK);
+        CHECK(dwt_inverse_53_on(pool, b, w, r, levels) == GJ2K_OK);
+        CHECK(memcmp(a, b, n * sizeof *a) == 0);
+        CHECK(dwt_forward_97(f, w, r, levels) == GJ2K_OK);
+        CHECK(dwt_forward_97_on(pool, g, w, r, levels) == GJ2K_OK);
+        CHECK(memcmp(f, g, n * sizeof *f) == 0);
+        CHECK(dwt_inverse_97_interop(f, w, r, levels) == GJ2K_OK);
+        CHECK(dwt_inverse_97_interop_on(pool, g, w, r, levels) == GJ2K_OK);
+        CHECK(memcmp(f, g, n * sizeof *f) == 0);
+        free(a), free(b), free(f), free(g);
+    }
+    parallel_pool_destroy(pool);
+}
+
 static const test_case cases[] = {
+    {"dwt_2d_pool_matches_serial", test_dwt_2d_pool_matches_serial},
     {"dwt53_line_round_trip", test_dwt53_line_round_trip},
     {"dwt53_line_matches_convolution", test_dwt53_line_matches_convolution},
     {"dwt53_line_synthesis_taps", test_dwt53_line_synthesis_taps},
