@@ -6,132 +6,16 @@
 #include <string.h>
 
 #include "clock.h"
-#include "component_transform.h"
 #include "dwt.h"
 #include "error.h"
-#include "image_formats.h"
-#include "level_shift.h"
+#include "forward_plane.h"
 #include "parallel_pool.h"
 #include "plane_gate.h"
-#include "quantization.h"
 #include "tier1.h"
 #include "tier1_gpu.h"
 
-/* One tile-component on its way from samples to quantization indices. */
-typedef struct forward_plane {
-    const encode_component_plan *plan;
-    const gj2k_component *source;
-    parallel_pool *pool;     /* the threads its DWT may share out its rows and columns to */
-    dwt_rect rect;           /* the tile-component (eq. B-12) */
-    bool reversible;
-    int32_t *integers;       /* samples, then 5/3 coefficients or quantization indices */
-    float *floats;           /* 9/7 path: samples, then coefficients */
-    uint8_t *fractions;      /* 9/7 path: |a| / Delta - |q| in 1/256, for rate control */
-    void *packed;            /* GPU path: the samples at storage width, packed_bytes each */
-    unsigned packed_bytes;
-    /* GPU path: integers and fractions hold the coefficients code-block by
-     * code-block (codeblock_layout.h), each block contiguous. */
-    bool blocks;
-    codeblock_layout_band layout[J2K_MAX_SUBBANDS];
-} forward_plane;
 
 static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
-
-/* Copies the tile-component's samples. */
-static gj2k_status copy_plane(void *context, size_t index, unsigned worker)
-{
-    (void)worker;
-    forward_plane *plane = &((forward_plane *)context)[index];
-    dwt_rect r = plane->rect;
-    size_t width = r.x1 - r.x0;
-    const gj2k_component *c = plane->source;
-    for (uint32_t y = r.y0; y < r.y1; y++)
-        memcpy(plane->integers + (size_t)(y - r.y0) * width,
-               c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0),
-               width * sizeof(int32_t));
-    return GJ2K_OK;
-}
-
-/* Copies the tile-component's samples at their storage width (1 or 2
- * bytes, gpu_input_bytes) for the upload; 4 when a sample does not fit. */
-static gj2k_status pack_plane(void *context, size_t index, unsigned worker)
-{
-    forward_plane *plane = &((forward_plane *)context)[index];
-    dwt_rect r = plane->rect;
-    size_t width = r.x1 - r.x0;
-    const gj2k_component *c = plane->source;
-    int64_t lo = image_sample_min(c), hi = image_sample_max(c);
-    unsigned bytes = plane->packed_bytes;
-    for (uint32_t y = r.y0; y < r.y1 && bytes < 4; y++) {
-        const int32_t *row = c->samples + (size_t)(y - c->y0) * c->width + (r.x0 - c->x0);
-        size_t at = (size_t)(y - r.y0) * width;
-        for (size_t x = 0; x < width; x++) {
-            if (row[x] < lo || row[x] > hi) {
-                bytes = 4; /* out of its precision's range: send it whole */
-                break;
-            }
-            if (bytes == 1)
-                ((uint8_t *)plane->packed)[at + x] = (uint8_t)row[x];
-            else
-                ((uint16_t *)plane->packed)[at + x] = (uint16_t)row[x];
-        }
-    }
-    plane->packed_bytes = bytes;
-    if (bytes == 4) /* the integers buffer carries them, as on the CPU path */
-        return copy_plane(context, index, worker);
-    return GJ2K_OK;
-}
-
-/* Copies the tile-component's samples and level-shifts them (G.1.1). */
-static gj2k_status load_plane(void *context, size_t index, unsigned worker)
-{
-    copy_plane(context, index, worker);
-    forward_plane *plane = &((forward_plane *)context)[index];
-    dwt_rect r = plane->rect;
-    level_shift_forward(plane->integers, rect_area(r), plane->plan->precision,
-                        plane->plan->is_signed);
-    if (!plane->reversible)
-        for (size_t i = 0; i < rect_area(r); i++)
-            plane->floats[i] = (float)plane->integers[i];
-    return GJ2K_OK;
-}
-
-/* Quantizes every band of a 9/7 plane into `integers` (E.1, eq. E-1). */
-static void quantize_plane(forward_plane *plane)
-{
-    unsigned levels = plane->plan->coding.levels;
-    size_t stride = plane->rect.x1 - plane->rect.x0;
-    for (unsigned s = 0; s < 3 * levels + 1; s++) {
-        unsigned level = dwt_subband_level(s, levels);
-        dwt_band band = dwt_subband_band(s);
-        uint32_t x, y, w, h;
-        dwt_band_placement(plane->rect, level, band, &x, &y, &w, &h);
-        float delta = (float)plane->plan->step[s];
-        for (uint32_t row = 0; row < h; row++) {
-            size_t at = (size_t)(y + row) * stride + x;
-            quant_forward_with_fractions(plane->floats + at, plane->integers + at,
-                                         plane->fractions + at, w, delta);
-        }
-    }
-}
-
-/* The forward DWT of one plane (F.4.2), then quantization for 9/7. */
-static gj2k_status transform_plane(void *context, size_t index, unsigned worker)
-{
-    (void)worker;
-    forward_plane *plane = &((forward_plane *)context)[index];
-    size_t stride = plane->rect.x1 - plane->rect.x0;
-    unsigned levels = plane->plan->coding.levels;
-    if (rect_area(plane->rect) == 0)
-        return GJ2K_OK;
-    if (plane->reversible)
-        return dwt_forward_53_on(plane->pool, plane->integers, stride, plane->rect, levels);
-    gj2k_status status = dwt_forward_97_on(plane->pool, plane->floats, stride, plane->rect,
-                                           levels);
-    if (status == GJ2K_OK)
-        quantize_plane(plane);
-    return status;
-}
 
 /* On the GPU path the components' coefficients arrive one by one (a
  * plane_gate of one piece each) while Tier-1 codes the ones already there
@@ -323,7 +207,7 @@ static gj2k_status transform_on_gpu(const encode_plan *plan, gpu_stage *gpu, par
         if (planes[c].packed_bytes < 4)
             allocated = (planes[c].packed = malloc((area ? area : 1) * planes[c].packed_bytes)) != NULL;
     }
-    gj2k_status status = allocated ? parallel_for(pool, n, pack_plane, planes)
+    gj2k_status status = allocated ? parallel_for(pool, n, forward_plane_pack, planes)
                                    : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t c = 0; c < n && status == GJ2K_OK; c++) {
         const encode_component_plan *cp = planes[c].plan;
@@ -746,16 +630,14 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         }
     }
     if (status == GJ2K_OK && !use_gpu)
-        status = parallel_for(pool, n, load_plane, planes);
+        status = parallel_for(pool, n, forward_plane_load, planes);
     if (status == GJ2K_OK && !use_gpu && plan->cod.mct) {
-        size_t area = rect_area(planes[0].rect);
-        if (plan->reversible)
-            rct_forward(planes[0].integers, planes[1].integers, planes[2].integers, area);
-        else
-            ict_forward(planes[0].floats, planes[1].floats, planes[2].floats, area);
+        size_t rows = planes[0].rect.y1 - planes[0].rect.y0;
+        status = parallel_for(pool, (rows + FORWARD_PLANE_ROWS - 1) / FORWARD_PLANE_ROWS,
+                              forward_plane_component_transform, planes);
     }
     if (status == GJ2K_OK && !use_gpu)
-        status = parallel_for(pool, n, transform_plane, planes);
+        status = parallel_for(pool, n, forward_plane_transform, planes);
     if (status != GJ2K_OK && error != NULL && error->status == GJ2K_OK)
         gj2k_fail(error, status, "tile %u: transform failed (%s)", tile_index,
                   gj2k_status_name(status));
