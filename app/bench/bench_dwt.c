@@ -12,6 +12,7 @@
  * uses (1 byte a coefficient), counted apart. Then the whole GPU stage of a
  * three-component 4096^2 image, transfers included (bench_gpu.c). */
 #include "bench_dwt.h"
+#include "bench_dwt_strategies.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,10 @@ static const option_spec dwt_options[] = {
     {"-n", "REPEATS", "runs of each case; the fastest counts (default 3)"},
     {"--min", "N", "smallest side to try, of 1024 2048 4096 8192 16384 (default 1024)"},
     {"--max", "N", "largest side to try, of 1024 2048 4096 8192 16384 (default 16384)"},
+    {"--strategy", "NAME", "the GPU DWT strategies side by side instead: register, block, separable, "
+                           "convolution, polyconvolution or all, with the time model's prediction"},
+    {"--levels", "A-B", "with --strategy: the level counts to try (default 1-6)"},
+    {"--calibrate", NULL, "with --strategy all: fit the time model on this run and print it"},
     {"--help", NULL, "this text"},
 };
 #define DWT_OPTION_COUNT (sizeof dwt_options / sizeof dwt_options[0])
@@ -173,10 +178,13 @@ int bench_dwt(int argc, char **argv)
     if (!options_parse("bench dwt", argc, argv, dwt_options, DWT_OPTION_COUNT, 0, &options))
         return EXIT_USAGE;
     if (options_has(&options, "--help")) {
-        options_print_help("gj2k bench dwt [-n REPEATS] [--min N] [--max N]",
+        options_print_help("gj2k bench dwt [-n REPEATS] [--min N] [--max N] [--strategy NAME|all "
+                           "[--levels A-B] [--calibrate]]",
                            "Times the GPU stage's level kernels (5 levels, 8-bit input) against\n"
                            "the device's copy bandwidth, then the whole GPU stage of a\n"
-                           "three-component image with its transfers.",
+                           "three-component image with its transfers. With --strategy, the\n"
+                           "bare transform by each GPU strategy instead, each checked against\n"
+                           "the register strategy's bits, with the time model's prediction.",
                            dwt_options, DWT_OPTION_COUNT);
         options_free(&options);
         return 0;
@@ -188,11 +196,27 @@ int bench_dwt(int argc, char **argv)
     ok = ok && (max == NULL || options_parse_uint(max, 1024, 16384, &largest));
     const char *min = options_get(&options, "--min");
     ok = ok && (min == NULL || options_parse_uint(min, 1024, 16384, &smallest));
-    options_free(&options);
+    const char *strategy = options_get(&options, "--strategy");
+    const char *levels = options_get(&options, "--levels");
+    bool calibrate = options_has(&options, "--calibrate");
     if (!ok) {
+        options_free(&options);
         report_error("bench dwt: -n takes 1..100 repeats, --min and --max 1024..16384");
         return EXIT_USAGE;
     }
+    if (strategy != NULL || levels != NULL || calibrate) {
+        int code = EXIT_USAGE;
+        if (strategy == NULL)
+            report_error("bench dwt: --levels and --calibrate go with --strategy");
+        else if (calibrate && strcmp(strategy, "all") != 0)
+            report_error("bench dwt: --calibrate needs --strategy all");
+        else
+            code = bench_dwt_strategies(strategy, levels, (uint32_t)smallest, (uint32_t)largest,
+                                        (unsigned)repeats, calibrate);
+        options_free(&options);
+        return code;
+    }
+    options_free(&options);
     gpu_stage *gpu = NULL;
     gj2k_error error = {0};
     if (gpu_stage_create(&gpu, &error) != GJ2K_OK) {

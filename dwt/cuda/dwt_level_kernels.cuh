@@ -446,7 +446,8 @@ __device__ __forceinline__ Block block_of(Area a, int rows, const Window &win)
 }
 
 /* Where a level's outputs go: LL compact into `ll`; HL, LH, HH into
- * `bands` (5/3), or quantized into `indices` and `fractions` (9/7): code-
+ * `bands` (5/3, and 9/7 in the Mallat layout without `indices`: the lab's plain
+ * transform), or quantized into `indices` and `fractions` (9/7): code-
  * block by code-block (`blocks`: `layout`, by band) or in the Mallat layout
  * with `stride`. */
 struct ForwardOut {
@@ -530,7 +531,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
                 } else { /* LH */
                     size_t at = Blocks ? codeblock_layout_offset(&out.layout[2], u, v)
                                        : band_row * out.stride + low_x;
-                    if (Reversible)
+                    if (Reversible || (!Blocks && out.indices == nullptr))
                         ((T *)out.bands)[at] = e;
                     else
                         quantize_store((float)e, out.delta[2], &out.indices[at], &out.fractions[at]);
@@ -539,7 +540,7 @@ forward_level(const typename Input<typename Filter<Wavelet>::T, InBytes, InSigne
             if (high_in) { /* HL or HH */
                 size_t at = Blocks ? codeblock_layout_offset(&out.layout[part ? 3 : 1], u, v)
                                    : band_row * out.stride + high_x;
-                if (Reversible)
+                if (Reversible || (!Blocks && out.indices == nullptr))
                     ((T *)out.bands)[at] = o;
                 else
                     quantize_store((float)o, out.delta[part ? 3 : 1], &out.indices[at], &out.fractions[at]);
