@@ -90,6 +90,17 @@ gj2k_status dwt_forward_97_on(struct parallel_pool *pool, float *data, size_t st
 gj2k_status dwt_inverse_97_interop_on(struct parallel_pool *pool, float *data, size_t stride,
                                       dwt_rect tile, unsigned levels);
 
+/* How a 2-D transform runs its vertical passes (issue 15's CPU
+ * comparison): strips of DWT_STRIP columns lifted across whole rows (the
+ * default: vectorised, cache-resident; dwt_columns.h), or batches of
+ * columns copied out and filtered as lines. The results are the same. */
+typedef enum dwt_vertical { DWT_VERTICAL_STRIPS = 0, DWT_VERTICAL_LINES } dwt_vertical;
+/* Any of the above by arguments: 5/3 (`reversible`, int32) or 9/7 (float);
+ * the 9/7 inverse with the decoders' 1/K when `interop`. */
+gj2k_status dwt_transform_2d(struct parallel_pool *pool, dwt_vertical vertical, void *data,
+                             size_t stride, dwt_rect tile, unsigned levels, bool reversible,
+                             bool forward, bool interop);
+
 /* The squared L2 norm of the synthesis of one coefficient of band `band`
  * at decomposition level `level` (1..32; level 0 is the samples: 1): the
  * squared sample error that a unit coefficient error causes after the

@@ -8,10 +8,12 @@
  * order. Each 1-D filtering leaves its low-pass half first, which builds the
  * Mallat layout of dwt.h in place.
  *
- * Columns are filtered a batch at a time: DWT_BATCH neighbouring columns are
- * copied into a contiguous buffer, row by row, filtered one by one with the
- * 1-D functions and copied back. The arithmetic is that of the 1-D functions,
- * so the result does not depend on the batching. With a worker pool, each
+ * Columns are filtered a strip at a time (dwt_columns.h: DWT_STRIP columns
+ * lifted across whole rows, vectorised), or, as the comparison of issue 15
+ * keeps it (DWT_VERTICAL_LINES), a batch at a time: DWT_BATCH neighbouring
+ * columns copied into a contiguous buffer, filtered one by one with the 1-D
+ * functions and copied back. Either way the arithmetic is that of the 1-D
+ * functions, so the result does not depend on the method. With a worker pool, each
  * level's column batches and then its rows are shared out among the
  * threads, each with its own scratch: the same arithmetic on each line, so
  * the same results.
@@ -20,6 +22,7 @@
 
 #include <stdlib.h>
 
+#include "dwt_columns.h"
 #include "parallel_pool.h"
 
 #define DWT_BATCH 16
@@ -106,9 +109,10 @@ void dwt_band_placement(dwt_rect tile, unsigned level, dwt_band band, uint32_t *
 static size_t scratch_elements(size_t w, size_t h)
 {
     size_t line = DWT_LINE_SCRATCH(w > h ? w : h);
-    if (h > (SIZE_MAX / 4 - line) / DWT_BATCH)
+    if (h > (SIZE_MAX / 4 - line) / DWT_STRIP - 4)
         return 0;
-    return DWT_BATCH * h + line;
+    size_t batch = DWT_BATCH * h, strip = DWT_STRIP_SCRATCH(h);
+    return (batch > strip ? batch : strip) + line;
 }
 
 /* One level of each direction, for one sample type T, with the 1-D
@@ -116,11 +120,21 @@ static size_t scratch_elements(size_t w, size_t h)
  * level's area, neither side empty; `columns` holds DWT_BATCH * height
  * elements and `line` the 1-D scratch. Column batches [b0, b1) and rows
  * [y0, y1) of the area: a worker's share. */
-#define DWT_DEFINE_LEVEL(SUFFIX, T, FWD, INV)                                                     \
+#define DWT_DEFINE_LEVEL(SUFFIX, T, FWD, INV, STRIP_FWD, STRIP_INV)                                                     \
     static void columns_##SUFFIX(T *data, size_t stride, dwt_rect r, size_t b0, size_t b1,      \
-                                 T *columns, T *line, bool forward)                              \
+                                 T *columns, T *line, bool forward, bool strips)                 \
     {                                                                                            \
         size_t w = r.x1 - r.x0, h = r.y1 - r.y0;                                                 \
+        if (strips) {                                                                            \
+            for (size_t c0 = b0 * DWT_STRIP; c0 < w && c0 < b1 * DWT_STRIP; c0 += DWT_STRIP) {  \
+                size_t c1 = w - c0 < DWT_STRIP ? w : c0 + DWT_STRIP;                             \
+                if (forward)                                                                     \
+                    STRIP_FWD(data, stride, r.y0, r.y1, c0, c1, columns);                        \
+                else                                                                             \
+                    STRIP_INV(data, stride, r.y0, r.y1, c0, c1, columns);                        \
+            }                                                                                    \
+            return;                                                                              \
+        }                                                                                        \
         for (size_t xb = b0 * DWT_BATCH; xb < w && xb < b1 * DWT_BATCH; xb += DWT_BATCH) {      \
             size_t nb = w - xb < DWT_BATCH ? w - xb : DWT_BATCH;                                 \
             for (size_t y = 0; y < h; y++)                                                       \
@@ -154,18 +168,18 @@ static size_t scratch_elements(size_t w, size_t h)
         T *data;                                                                                 \
         size_t stride;                                                                           \
         dwt_rect r;                                                                              \
-        bool forward, on_columns;                                                                \
-        T **scratch; /* per worker: DWT_BATCH columns, then the line scratch */                 \
+        bool forward, on_columns, strips;                                                        \
+        T **scratch; /* per worker: a strip or DWT_BATCH columns, then the line scratch */       \
     } pass_work_##SUFFIX;                                                                             \
                                                                                                  \
     static gj2k_status pass_task_##SUFFIX(void *context, size_t task, unsigned worker)            \
     {                                                                                            \
         pass_work_##SUFFIX *p = context;                                                              \
         size_t h = p->r.y1 - p->r.y0;                                                            \
-        T *columns = p->scratch[worker], *line = columns + DWT_BATCH * h;                        \
+        T *columns = p->scratch[worker], *line = columns + column_scratch(h);                     \
         if (p->on_columns)                                                                       \
             columns_##SUFFIX(p->data, p->stride, p->r, task, task + 1, columns, line,           \
-                             p->forward);                                                        \
+                             p->forward, p->strips);                                             \
         else                                                                                     \
             rows_##SUFFIX(p->data, p->stride, p->r, task * DWT_ROWS_A_TASK,                      \
                           (task + 1) * DWT_ROWS_A_TASK < h ? (task + 1) * DWT_ROWS_A_TASK : h,   \
@@ -176,25 +190,26 @@ static size_t scratch_elements(size_t w, size_t h)
     /* One direction of a level: on the pool when it is large enough. */                       \
     static gj2k_status pass_##SUFFIX(parallel_pool *pool, T *data, size_t stride, dwt_rect r,    \
                                      T **scratch, unsigned workers, bool forward,                \
-                                     bool on_columns)                                            \
+                                     bool on_columns, bool strips)                               \
     {                                                                                            \
-        size_t w = r.x1 - r.x0, h = r.y1 - r.y0;                                                 \
-        size_t tasks = on_columns ? (w + DWT_BATCH - 1) / DWT_BATCH                              \
+        size_t w = r.x1 - r.x0, h = r.y1 - r.y0, per = strips ? DWT_STRIP : DWT_BATCH;           \
+        size_t tasks = on_columns ? (w + per - 1) / per                                          \
                                   : (h + DWT_ROWS_A_TASK - 1) / DWT_ROWS_A_TASK;                 \
         if (workers > 1 && w * h >= DWT_PARALLEL_SAMPLES) {                                      \
-            pass_work_##SUFFIX p = {data, stride, r, forward, on_columns, scratch};                    \
+            pass_work_##SUFFIX p = {data, stride, r, forward, on_columns, strips, scratch};      \
             return parallel_for(pool, tasks, pass_task_##SUFFIX, &p);                            \
         }                                                                                        \
-        T *line = scratch[0] + DWT_BATCH * h;                                                    \
+        T *line = scratch[0] + column_scratch(h);                                                \
         if (on_columns)                                                                          \
-            columns_##SUFFIX(data, stride, r, 0, tasks, scratch[0], line, forward);              \
+            columns_##SUFFIX(data, stride, r, 0, tasks, scratch[0], line, forward, strips);      \
         else                                                                                     \
             rows_##SUFFIX(data, stride, r, 0, h, line, forward);                                 \
         return GJ2K_OK;                                                                          \
     }                                                                                            \
                                                                                                  \
     static gj2k_status transform_##SUFFIX(parallel_pool *pool, T *data, size_t stride,           \
-                                          dwt_rect tile, unsigned levels, bool forward)          \
+                                          dwt_rect tile, unsigned levels, bool forward,          \
+                                          bool strips)                                           \
     {                                                                                            \
         /* Levels past 32 act on an area of at most one sample at (0, 0): an even sample,    \
          * which the 1-D transforms leave as it is. */                                           \
@@ -215,10 +230,11 @@ static size_t scratch_elements(size_t w, size_t h)
             if (r.x1 <= r.x0 || r.y1 <= r.y0)                                                    \
                 continue;                                                                        \
             /* 2D_SD: VER_SD, then HOR_SD; 2D_SR: HOR_SR, then VER_SR */                         \
-            status = pass_##SUFFIX(pool, data, stride, r, scratch, workers, forward, forward);   \
+            status = pass_##SUFFIX(pool, data, stride, r, scratch, workers, forward, forward,    \
+                                   strips);                                                      \
             if (status == GJ2K_OK)                                                               \
                 status = pass_##SUFFIX(pool, data, stride, r, scratch, workers, forward,         \
-                                       !forward);                                                \
+                                       !forward, strips);                                        \
         }                                                                                        \
         for (unsigned k = 0; scratch != NULL && k < workers; k++)                                \
             free(scratch[k]);                                                                    \
@@ -226,55 +242,89 @@ static size_t scratch_elements(size_t w, size_t h)
         return status;                                                                           \
     }
 
-DWT_DEFINE_LEVEL(53, int32_t, dwt_forward_53_line, dwt_inverse_53_line)
-DWT_DEFINE_LEVEL(97, float, dwt_forward_97_line, dwt_inverse_97_line)
-DWT_DEFINE_LEVEL(97_interop, float, dwt_forward_97_line, dwt_inverse_97_interop_line)
+/* Elements of a worker's scratch before its line scratch: a strip or a batch. */
+static size_t column_scratch(size_t h)
+{
+    size_t batch = DWT_BATCH * h, strip = DWT_STRIP_SCRATCH(h);
+    return batch > strip ? batch : strip;
+}
+
+static void strip_inverse_97(float *data, size_t stride, uint32_t y0, uint32_t y1, size_t c0,
+                             size_t c1, float *scratch)
+{
+    dwt_columns_inverse_97(data, stride, y0, y1, c0, c1, scratch, DWT97_INV_K);
+}
+
+static void strip_inverse_97_interop(float *data, size_t stride, uint32_t y0, uint32_t y1,
+                                     size_t c0, size_t c1, float *scratch)
+{
+    dwt_columns_inverse_97(data, stride, y0, y1, c0, c1, scratch, DWT97_INV_K_INTEROP);
+}
+
+DWT_DEFINE_LEVEL(53, int32_t, dwt_forward_53_line, dwt_inverse_53_line, dwt_columns_forward_53,
+                 dwt_columns_inverse_53)
+DWT_DEFINE_LEVEL(97, float, dwt_forward_97_line, dwt_inverse_97_line, dwt_columns_forward_97,
+                 strip_inverse_97)
+DWT_DEFINE_LEVEL(97_interop, float, dwt_forward_97_line, dwt_inverse_97_interop_line,
+                 dwt_columns_forward_97, strip_inverse_97_interop)
+
+gj2k_status dwt_transform_2d(parallel_pool *pool, dwt_vertical vertical, void *data, size_t stride,
+                             dwt_rect tile, unsigned levels, bool reversible, bool forward,
+                             bool interop)
+{
+    bool strips = vertical == DWT_VERTICAL_STRIPS;
+    if (reversible)
+        return transform_53(pool, data, stride, tile, levels, forward, strips);
+    if (!forward && interop)
+        return transform_97_interop(pool, data, stride, tile, levels, false, strips);
+    return transform_97(pool, data, stride, tile, levels, forward, strips);
+}
 
 gj2k_status dwt_forward_53_on(parallel_pool *pool, int32_t *data, size_t stride, dwt_rect tile,
                               unsigned levels)
 {
-    return transform_53(pool, data, stride, tile, levels, true);
+    return transform_53(pool, data, stride, tile, levels, true, true);
 }
 
 gj2k_status dwt_inverse_53_on(parallel_pool *pool, int32_t *data, size_t stride, dwt_rect tile,
                               unsigned levels)
 {
-    return transform_53(pool, data, stride, tile, levels, false);
+    return transform_53(pool, data, stride, tile, levels, false, true);
 }
 
 gj2k_status dwt_forward_97_on(parallel_pool *pool, float *data, size_t stride, dwt_rect tile,
                               unsigned levels)
 {
-    return transform_97(pool, data, stride, tile, levels, true);
+    return transform_97(pool, data, stride, tile, levels, true, true);
 }
 
 gj2k_status dwt_inverse_97_interop_on(parallel_pool *pool, float *data, size_t stride,
                                       dwt_rect tile, unsigned levels)
 {
-    return transform_97_interop(pool, data, stride, tile, levels, false);
+    return transform_97_interop(pool, data, stride, tile, levels, false, true);
 }
 
 gj2k_status dwt_forward_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_53(NULL, data, stride, tile, levels, true);
+    return transform_53(NULL, data, stride, tile, levels, true, true);
 }
 
 gj2k_status dwt_inverse_53(int32_t *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_53(NULL, data, stride, tile, levels, false);
+    return transform_53(NULL, data, stride, tile, levels, false, true);
 }
 
 gj2k_status dwt_forward_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97(NULL, data, stride, tile, levels, true);
+    return transform_97(NULL, data, stride, tile, levels, true, true);
 }
 
 gj2k_status dwt_inverse_97(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97(NULL, data, stride, tile, levels, false);
+    return transform_97(NULL, data, stride, tile, levels, false, true);
 }
 
 gj2k_status dwt_inverse_97_interop(float *data, size_t stride, dwt_rect tile, unsigned levels)
 {
-    return transform_97_interop(NULL, data, stride, tile, levels, false);
+    return transform_97_interop(NULL, data, stride, tile, levels, false, true);
 }

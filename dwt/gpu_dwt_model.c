@@ -139,50 +139,79 @@ static dwt_rect ll_after(dwt_rect t, unsigned n)
 /* Threads an SM needs resident to keep its share of the memory system busy. */
 #define SATURATING_THREADS 1024.0
 
-gpu_dwt_terms gpu_dwt_model_terms(const gpu_dwt_device *device, gpu_dwt_strategy strategy,
-                                  bool reversible, bool forward, dwt_rect tile, unsigned levels)
+void gpu_dwt_model_terms(const gpu_dwt_device *device, gpu_dwt_strategy strategy, bool reversible,
+                         bool forward, dwt_rect tile, unsigned levels, gpu_dwt_terms *t)
 {
-    gpu_dwt_terms t = {0, 0, 0};
-    double bytes_per_s = device->copy_gbps * 1e9, clocks = device->sm_count * device->clock_ghz * 1e9;
+    memset(t, 0, sizeof *t);
+    double bytes_per_s = device->copy_gbps * 1e9;
+    double sm_clocks = device->sm_count * device->clock_ghz * 1e9;
     for (unsigned level = 1; level <= levels && level < 32; level++) {
         dwt_rect a = ll_after(tile, level - 1);
         if (a.x1 <= a.x0 || a.y1 <= a.y0)
             break;
         double positions = (double)(a.x1 - a.x0) * (a.y1 - a.y0);
         gpu_dwt_launch launch = gpu_dwt_launch_shape(strategy, reversible, forward, a, device->sm_count);
-        for (unsigned i = 0; i < launch.kernels; i++) {
+        for (unsigned i = 0; i < launch.kernels && t->kernels < GPU_DWT_MAX_LAUNCHES; i++) {
             const gpu_dwt_kernel *k = &launch.kernel[i];
             double blocks = (double)k->grid_x * k->grid_y;
             unsigned per_sm = device->blocks_per_sm[strategy][reversible][forward][i];
             if (per_sm == 0)
                 per_sm = (unsigned)(device->max_threads_per_sm / (int)k->threads);
             double resident = (double)device->sm_count * (per_sm ? per_sm : 1);
-            /* too few threads to fill the memory system; the last wave's tail */
-            double fill = blocks * k->threads / (device->sm_count * SATURATING_THREADS);
-            fill = fill < 1 ? fill : 1;
-            double waves = ceil(blocks / resident), tail = blocks > resident ? blocks / (waves * resident) : 1;
             double reads = blocks * k->read_elements;
             reads = reads > positions ? reads : positions;
-            double bytes = (reads + positions) * 4.0;
-            t.memory_s += bytes / (bytes_per_s * fill * tail);
-            t.work_s += positions * (k->loads_per_position + k->steps_per_position) / clocks / tail;
-            t.launches += 1;
+            double bytes_per_block = (reads + positions) * 4.0 / blocks;
+            double work_per_block = positions * (k->loads_per_position + k->steps_per_position) / blocks;
+            /* the full waves of resident blocks, then the last, partial one:
+             * each moves its bytes at the bandwidth its resident threads can
+             * draw, and works on as many SMs as it has blocks */
+            double full = floor(blocks / resident), rest = blocks - full * resident;
+            double traffic = 0, work = 0;
+            for (int wave = 0; wave < 2; wave++) {
+                double count = wave == 0 ? full * resident : rest, per = wave == 0 ? resident : rest;
+                if (count <= 0)
+                    continue;
+                double fill = per * k->threads / (device->sm_count * SATURATING_THREADS);
+                traffic += count * bytes_per_block / (fill < 1 ? fill : 1);
+                double sms = per < device->sm_count ? per : device->sm_count;
+                work += count * work_per_block / (sms * device->clock_ghz * 1e9);
+            }
+            /* the level's input and output both in the L2 cache, or not */
+            unsigned at = t->kernels++;
+            if (positions * 8.0 <= device->l2_bytes)
+                t->cached_s[at] = traffic / (sm_clocks * 64.0);
+            else
+                t->memory_s[at] = traffic / bytes_per_s;
+            t->work_s[at] = work;
+            t->launches += 1;
         }
     }
-    if (forward)
-        t.launches += 1; /* the last LL into place */
-    return t;
+    if (forward) { /* the last LL into place: a 2-D copy */
+        dwt_rect ll = ll_after(tile, levels < 32 ? levels : 32);
+        double bytes = 8.0 * (ll.x1 - ll.x0) * (ll.y1 - ll.y0);
+        double rate = bytes <= device->l2_bytes ? device->copy2d_cached_gbps : device->copy2d_gbps;
+        t->launches += 1;
+        t->fixed_s += device->copy2d_us * 1e-6 + bytes / ((rate > 0 ? rate : device->copy_gbps) * 1e9);
+    }
+}
+
+/* The kernels' part of the time, in seconds: each the longer of its
+ * memory traffic and its on-chip time. */
+static double kernels_s(const gpu_dwt_terms *t, double cached_factor, double work_factor)
+{
+    double s = 0;
+    for (unsigned k = 0; k < t->kernels; k++) {
+        double chip = cached_factor * t->cached_s[k] + work_factor * t->work_s[k];
+        s += t->memory_s[k] > chip ? t->memory_s[k] : chip;
+    }
+    return s;
 }
 
 double gpu_dwt_model_time(const gpu_dwt_device *device, const gpu_dwt_terms *terms,
                           const gpu_dwt_calibration *c)
 {
-    double ms = terms->launches * (device->launch_us + c->overhead_us) * 1e-3;
-    if (c->efficiency > 0)
-        ms += terms->memory_s / c->efficiency * 1e3;
-    if (c->work_rate > 0)
-        ms += terms->work_s / c->work_rate * 1e3;
-    return ms;
+    return terms->launches * (device->launch_us + c->overhead_us) * 1e-3 + terms->fixed_s * 1e3 +
+           kernels_s(terms, c->cached_factor, c->work_factor) * 1e3;
 }
 
 const gpu_dwt_calibration *gpu_dwt_calibration_find(const gpu_dwt_calibration *table, size_t count,
@@ -194,6 +223,31 @@ const gpu_dwt_calibration *gpu_dwt_calibration_find(const gpu_dwt_calibration *t
             table[i].forward == forward)
             return &table[i];
     return NULL;
+}
+
+/* For factors (a, b): the best overhead (weighted least squares, closed
+ * form; never below minus the latency) and the sum of squared relative errors. */
+static double fit_overhead(const gpu_dwt_device *device, const gpu_dwt_terms *const *terms,
+                           const double *ms, size_t n, double a, double b, double *overhead)
+{
+    double sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        double base = terms[i]->launches * device->launch_us * 1e-3 + terms[i]->fixed_s * 1e3 +
+                      kernels_s(terms[i], a, b) * 1e3;
+        double x = terms[i]->launches * 1e-3, w = 1.0 / (ms[i] * ms[i]);
+        sxx += w * x * x;
+        sxy += w * x * (ms[i] - base);
+    }
+    double o = sxx > 0 ? sxy / sxx : 0;
+    *overhead = o > -device->launch_us ? o : -device->launch_us;
+    double sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        double p = terms[i]->launches * (device->launch_us + *overhead) * 1e-3 + terms[i]->fixed_s * 1e3 +
+                   kernels_s(terms[i], a, b) * 1e3;
+        double e = (p - ms[i]) / ms[i];
+        sse += e * e;
+    }
+    return sse;
 }
 
 /* Solves the m x m system a u = b (m <= 3) by Gaussian elimination with
@@ -208,13 +262,13 @@ static bool solve(double a[3][3], double b[3], int m, double u[3])
         if (fabs(a[p][c]) < 1e-300)
             return false;
         for (int k = 0; k < m; k++) {
-            double s = a[c][k];
+            double t = a[c][k];
             a[c][k] = a[p][k];
-            a[p][k] = s;
+            a[p][k] = t;
         }
-        double s = b[c];
+        double t = b[c];
         b[c] = b[p];
-        b[p] = s;
+        b[p] = t;
         for (int r = c + 1; r < m; r++) {
             double f = a[r][c] / a[c][c];
             for (int k = c; k < m; k++)
@@ -223,65 +277,134 @@ static bool solve(double a[3][3], double b[3], int m, double u[3])
         }
     }
     for (int c = m - 1; c >= 0; c--) {
-        double s = b[c];
+        double t = b[c];
         for (int k = c + 1; k < m; k++)
-            s -= a[c][k] * u[k];
-        u[c] = s / a[c][c];
+            t -= a[c][k] * u[k];
+        u[c] = t / a[c][c];
     }
     return true;
 }
 
-bool gpu_dwt_model_fit(const gpu_dwt_device *device, const gpu_dwt_terms *terms,
-                       const double *measured_ms, size_t n, gpu_dwt_calibration *out)
+/* With each kernel's bound (memory or on-chip) taken from factors (a, b),
+ * the time is linear in the overhead and the factors: their weighted least
+ * squares (every subset of the three tried, the factors kept >= 0).
+ * Returns the sum of squared relative errors of the result, in *a, *b, *o. */
+static double refit_linear(const gpu_dwt_device *device, const gpu_dwt_terms *const *terms,
+                           const double *ms, size_t n, double *a, double *b, double *o)
 {
-    /* y = u0 launches 1e-3 + u1 memory_s 1e3 + u2 work_s 1e3, weighted by
-     * 1 / measured (relative errors count alike); every subset of the three
-     * unknowns is tried and the best non-negative solution kept. */
-    double best = INFINITY, best_u[3] = {0, 0, 0};
+    double best = INFINITY, ba = *a, bb = *b, bo = *o;
     for (int mask = 1; mask < 8; mask++) {
         int index[3], m = 0;
         for (int k = 0; k < 3; k++)
             if (mask & (1 << k))
                 index[m++] = k;
-        if ((size_t)m > n)
-            continue;
-        double a[3][3] = {{0}}, b[3] = {0}, u[3] = {0};
+        double q[3][3] = {{0}}, r[3] = {0}, u[3] = {0};
         for (size_t i = 0; i < n; i++) {
-            double x[3] = {terms[i].launches * 1e-3, terms[i].memory_s * 1e3, terms[i].work_s * 1e3};
-            double y = measured_ms[i] - terms[i].launches * device->launch_us * 1e-3;
-            double w = 1.0 / (measured_ms[i] * measured_ms[i]);
-            for (int r = 0; r < m; r++) {
-                for (int c = 0; c < m; c++)
-                    a[r][c] += w * x[index[r]] * x[index[c]];
-                b[r] += w * x[index[r]] * y;
+            const gpu_dwt_terms *t = terms[i];
+            double x[3] = {t->launches * 1e-3, 0, 0};
+            double y = ms[i] - t->launches * device->launch_us * 1e-3 - t->fixed_s * 1e3;
+            for (unsigned k = 0; k < t->kernels; k++) {
+                double chip = *a * t->cached_s[k] + *b * t->work_s[k];
+                if (t->memory_s[k] > chip)
+                    y -= t->memory_s[k] * 1e3;
+                else
+                    x[1] += t->cached_s[k] * 1e3, x[2] += t->work_s[k] * 1e3;
+            }
+            double w = 1.0 / (ms[i] * ms[i]);
+            for (int c = 0; c < m; c++) {
+                for (int d = 0; d < m; d++)
+                    q[c][d] += w * x[index[c]] * x[index[d]];
+                r[c] += w * x[index[c]] * y;
             }
         }
-        if (!solve(a, b, m, u))
+        if (!solve(q, r, m, u))
             continue;
         double full[3] = {0, 0, 0};
         bool ok = true;
-        for (int r = 0; r < m; r++) {
-            full[index[r]] = u[r];
-            ok = ok && u[r] >= 0;
+        for (int c = 0; c < m; c++) {
+            full[index[c]] = u[c];
+            ok = ok && (index[c] == 0 ? u[c] >= -device->launch_us : u[c] >= 0);
         }
         if (!ok)
             continue;
         double sse = 0;
         for (size_t i = 0; i < n; i++) {
-            double p = terms[i].launches * (device->launch_us + full[0]) * 1e-3 +
-                       full[1] * terms[i].memory_s * 1e3 + full[2] * terms[i].work_s * 1e3;
-            double e = (p - measured_ms[i]) / measured_ms[i];
+            double p = terms[i]->launches * (device->launch_us + full[0]) * 1e-3 +
+                       terms[i]->fixed_s * 1e3 + kernels_s(terms[i], full[1], full[2]) * 1e3;
+            double e = (p - ms[i]) / ms[i];
             sse += e * e;
         }
-        if (sse < best) {
-            best = sse;
-            memcpy(best_u, full, sizeof best_u);
+        if (sse < best)
+            best = sse, bo = full[0], ba = full[1], bb = full[2];
+    }
+    *a = ba, *b = bb, *o = bo;
+    return best;
+}
+
+bool gpu_dwt_model_fit(const gpu_dwt_device *device, const gpu_dwt_terms *const *terms,
+                       const double *measured_ms, size_t n, gpu_dwt_calibration *out)
+{
+    if (n < 3)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(measured_ms[i] > 0))
+            return false;
+    /* a grid of the two factors (0 and 10^-3 .. 10^3); then, from each of
+     * the grid's best few points, a pattern search that narrows its steps */
+    enum { GRID = 97, STARTS = 8 };
+    double start_a[STARTS], start_b[STARTS], start_sse[STARTS];
+    for (int k = 0; k < STARTS; k++)
+        start_a[k] = start_b[k] = 0, start_sse[k] = INFINITY;
+    for (int i = 0; i <= GRID; i++)
+        for (int j = 0; j <= GRID; j++) {
+            double a = i == 0 ? 0 : pow(10.0, -3 + 6.0 * (i - 1) / (GRID - 1));
+            double b = j == 0 ? 0 : pow(10.0, -3 + 6.0 * (j - 1) / (GRID - 1));
+            double o, sse = fit_overhead(device, terms, measured_ms, n, a, b, &o);
+            int worst = 0;
+            for (int k = 1; k < STARTS; k++)
+                if (start_sse[k] > start_sse[worst])
+                    worst = k;
+            if (sse < start_sse[worst])
+                start_a[worst] = a, start_b[worst] = b, start_sse[worst] = sse;
         }
+    double best = INFINITY, best_a = 0, best_b = 0, best_o = 0;
+    for (int k = 0; k < STARTS; k++) {
+        if (!isfinite(start_sse[k]))
+            continue;
+        double a0 = start_a[k], b0 = start_b[k], o0;
+        double sse0 = fit_overhead(device, terms, measured_ms, n, a0, b0, &o0);
+        double step = pow(10.0, 6.0 / (GRID - 1));
+        for (int round = 0; round < 400 && step > 1.0002; round++) {
+            bool moved = false;
+            for (int d = 0; d < 8; d++) { /* each factor alone, and both together */
+                double fa = d == 0 || d == 4 || d == 6 ? step : d == 1 || d == 5 || d == 7 ? 1 / step : 1;
+                double fb = d == 2 || d == 4 || d == 7 ? step : d == 3 || d == 5 || d == 6 ? 1 / step : 1;
+                double a = a0 > 0 ? a0 * fa : fa > 1 ? 1e-4 : 0;
+                double b = b0 > 0 ? b0 * fb : fb > 1 ? 1e-4 : 0;
+                double o, sse = fit_overhead(device, terms, measured_ms, n, a, b, &o);
+                if (sse < sse0) {
+                    a0 = a, b0 = b, o0 = o, sse0 = sse;
+                    moved = true;
+                }
+            }
+            if (!moved)
+                step = sqrt(step);
+        }
+        /* then each kernel's bound fixed by the factors, the rest linear */
+        for (int round = 0; round < 20; round++) {
+            double a = a0, b = b0, o = o0;
+            double sse = refit_linear(device, terms, measured_ms, n, &a, &b, &o);
+            if (!(sse < sse0 * (1 - 1e-9)))
+                break;
+            a0 = a, b0 = b, o0 = o, sse0 = sse;
+        }
+        if (sse0 < best)
+            best = sse0, best_a = a0, best_b = b0, best_o = o0;
     }
     if (!isfinite(best))
         return false;
-    out->overhead_us = best_u[0];
-    out->efficiency = best_u[1] > 0 ? 1.0 / best_u[1] : 0;
-    out->work_rate = best_u[2] > 0 ? 1.0 / best_u[2] : 0;
+    out->overhead_us = best_o;
+    out->cached_factor = best_a;
+    out->work_factor = best_b;
     return true;
 }

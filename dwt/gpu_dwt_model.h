@@ -5,16 +5,19 @@
  * The launch shapes are the one source of truth: the strategy lab launches
  * what gpu_dwt_launch_shape says, and the model counts from it. For each
  * kernel of each level the model simulates the waves of thread blocks on
- * the device's SMs (occupancy as the CUDA runtime reports it) and adds up:
- *   launches  x (the device's measured launch latency + a strategy's overhead)
- * + bytes moved / (the device's measured copy bandwidth x efficiency),
- *   with the bandwidth scaled down while too few threads are resident to
- *   fill the memory system, and by the tail of the last wave
- * + work (loads and lifting steps) / (SMs x clock x a work rate).
- * The three strategy constants are fitted by least squares on one GPU
- * (gpu_dwt_model_fit) and kept in gpu_dwt_calibrated; a prediction for any
- * other device needs only that device's measured properties. Host C only:
- * tests/dwt/test_gpu_dwt_model.c runs it without a GPU. */
+ * the device's SMs (occupancy as the CUDA runtime reports it): each wave
+ * moves its bytes at the bandwidth its resident threads can draw, and works
+ * on as many SMs as it has blocks. A kernel then takes the longer of
+ *   its memory traffic at the device's measured copy bandwidth, and
+ *   its on-chip time: L2 traffic and work (loads and lifting steps) on the
+ *   SMs at their clock, each times a strategy's fitted factor,
+ * and the transform adds a launch cost a kernel (the device's measured
+ * latency + a fitted overhead) and its last LL's 2-D copy (measured). What
+ * the device sets (bandwidth, SMs, clock, latency, occupancy) is measured
+ * on it; the three strategy constants are fitted on one GPU
+ * (gpu_dwt_model_fit) and kept in gpu_dwt_calibrated, so that a
+ * prediction for another device needs only its measured properties. Host
+ * C only: tests/dwt/test_gpu_dwt_model.c runs it without a GPU. */
 #ifndef GJ2K_GPU_DWT_MODEL_H
 #define GJ2K_GPU_DWT_MODEL_H
 
@@ -67,28 +70,41 @@ typedef struct gpu_dwt_device {
     double clock_ghz;
     double copy_gbps;   /* device-to-device copy: bytes read + written a second */
     double launch_us;   /* back-to-back launches of an empty kernel, each */
+    double l2_bytes;    /* the L2 cache */
+    /* 2-D copies into a wider buffer (the last LL into place): a fixed
+     * cost, then bytes read + written a second, of regions the L2 cache
+     * holds and of larger ones */
+    double copy2d_us, copy2d_cached_gbps, copy2d_gbps;
     int max_threads_per_sm;
     /* resident blocks an SM holds of each kernel: [strategy][reversible][forward][kernel] */
     uint8_t blocks_per_sm[GPU_DWT_STRATEGIES][2][2][GPU_DWT_MAX_KERNELS];
 } gpu_dwt_device;
 
-/* A transform's model terms, the unknowns' factors: launches (each costing
- * launch_us + the overhead), seconds at the full copy bandwidth, seconds of
- * work at one unit a clock on every SM. */
+/* A transform's model terms, kernel by kernel: seconds of memory traffic
+ * at the device's copy bandwidth (data the L2 cache cannot hold), seconds
+ * of L2 traffic at 64 bytes a clock an SM (data it holds), seconds of work
+ * at one unit a clock an SM; the launches; and the seconds known from the
+ * device alone (the last LL's 2-D copy). A kernel takes the longer of its
+ * memory traffic and its on-chip time (L2 traffic and work, each times a
+ * strategy's factor): a roofline, whose roof the device sets. */
+#define GPU_DWT_MAX_LAUNCHES (GPU_DWT_MAX_KERNELS * 32)
 typedef struct gpu_dwt_terms {
-    double launches, memory_s, work_s;
+    unsigned kernels;
+    double memory_s[GPU_DWT_MAX_LAUNCHES], cached_s[GPU_DWT_MAX_LAUNCHES],
+        work_s[GPU_DWT_MAX_LAUNCHES];
+    double launches, fixed_s;
 } gpu_dwt_terms;
 
-gpu_dwt_terms gpu_dwt_model_terms(const gpu_dwt_device *device, gpu_dwt_strategy strategy,
-                                  bool reversible, bool forward, dwt_rect tile, unsigned levels);
+void gpu_dwt_model_terms(const gpu_dwt_device *device, gpu_dwt_strategy strategy, bool reversible,
+                         bool forward, dwt_rect tile, unsigned levels, gpu_dwt_terms *terms);
 
 /* A strategy's fitted constants, for one wavelet and direction. */
 typedef struct gpu_dwt_calibration {
     gpu_dwt_strategy strategy;
     bool reversible, forward;
-    double overhead_us;     /* a launch, beyond the device's latency */
-    double efficiency;      /* of the copy bandwidth */
-    double work_rate;       /* work units a clock an SM (0: work not limiting) */
+    double overhead_us;     /* a launch, beyond the device's latency (may be negative) */
+    double cached_factor;   /* L2 traffic's cost against 64 bytes a clock an SM */
+    double work_factor;     /* work's cost against one unit a clock an SM */
 } gpu_dwt_calibration;
 
 /* The model's time in milliseconds, from the terms and a calibration. */
@@ -100,10 +116,10 @@ const gpu_dwt_calibration *gpu_dwt_calibration_find(const gpu_dwt_calibration *t
                                                     gpu_dwt_strategy strategy, bool reversible,
                                                     bool forward);
 
-/* Least squares of measured_ms[i] against terms[i] (n >= 3) on `device`:
- * the constants (non-negative) in *out, its strategy fields untouched;
- * false when the terms say nothing (singular). */
-bool gpu_dwt_model_fit(const gpu_dwt_device *device, const gpu_dwt_terms *terms,
+/* The constants that fit measured_ms[i] best (n >= 3 transforms on
+ * `device`, relative errors weighed alike), into *out, its strategy fields
+ * untouched; false when there is nothing to fit. */
+bool gpu_dwt_model_fit(const gpu_dwt_device *device, const gpu_dwt_terms *const *terms,
                        const double *measured_ms, size_t n, gpu_dwt_calibration *out);
 
 /* The constants fitted on the calibration GPU (gpu_dwt_calibrated.c says

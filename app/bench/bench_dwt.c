@@ -12,6 +12,7 @@
  * uses (1 byte a coefficient), counted apart. Then the whole GPU stage of a
  * three-component 4096^2 image, transfers included (bench_gpu.c). */
 #include "bench_dwt.h"
+#include "bench_dwt_cpu.h"
 #include "bench_dwt_strategies.h"
 
 #include <stdio.h>
@@ -30,10 +31,13 @@ static const option_spec dwt_options[] = {
     {"-n", "REPEATS", "runs of each case; the fastest counts (default 3)"},
     {"--min", "N", "smallest side to try, of 1024 2048 4096 8192 16384 (default 1024)"},
     {"--max", "N", "largest side to try, of 1024 2048 4096 8192 16384 (default 16384)"},
-    {"--strategy", "NAME", "the GPU DWT strategies side by side instead: register, block, separable, "
-                           "convolution, polyconvolution or all, with the time model's prediction"},
+    {"--strategy", "NAME", "GPU DWT strategies side by side: register, block, separable, "
+                           "convolution, polyconvolution or all"},
     {"--levels", "A-B", "with --strategy: the level counts to try (default 1-6)"},
     {"--calibrate", NULL, "with --strategy all: fit the time model on this run and print it"},
+    {"--predict", NULL, "the time model beside each measurement (implies --strategy all)"},
+    {"--cpu", NULL, "the CPU's vertical-pass methods, 1 thread and all (--max 8192)"},
+    {"-threads", "N", "with --cpu: the threads beside one (default: every core)"},
     {"--help", NULL, "this text"},
 };
 #define DWT_OPTION_COUNT (sizeof dwt_options / sizeof dwt_options[0])
@@ -179,12 +183,13 @@ int bench_dwt(int argc, char **argv)
         return EXIT_USAGE;
     if (options_has(&options, "--help")) {
         options_print_help("gj2k bench dwt [-n REPEATS] [--min N] [--max N] [--strategy NAME|all "
-                           "[--levels A-B] [--calibrate]]",
+                           "[--levels A-B] [--calibrate] [--predict] | --cpu [-threads N]]",
                            "Times the GPU stage's level kernels (5 levels, 8-bit input) against\n"
                            "the device's copy bandwidth, then the whole GPU stage of a\n"
                            "three-component image with its transfers. With --strategy, the\n"
                            "bare transform by each GPU strategy instead, each checked against\n"
-                           "the register strategy's bits, with the time model's prediction.",
+                           "the register strategy's bits, with the time model's prediction.\n"
+                           "With --cpu, the CPU's vertical-pass methods on one thread and all.",
                            dwt_options, DWT_OPTION_COUNT);
         options_free(&options);
         return 0;
@@ -197,12 +202,29 @@ int bench_dwt(int argc, char **argv)
     const char *min = options_get(&options, "--min");
     ok = ok && (min == NULL || options_parse_uint(min, 1024, 16384, &smallest));
     const char *strategy = options_get(&options, "--strategy");
+    if (strategy == NULL && options_has(&options, "--predict"))
+        strategy = "all";
     const char *levels = options_get(&options, "--levels");
     bool calibrate = options_has(&options, "--calibrate");
     if (!ok) {
         options_free(&options);
         report_error("bench dwt: -n takes 1..100 repeats, --min and --max 1024..16384");
         return EXIT_USAGE;
+    }
+    bool cpu = options_has(&options, "--cpu");
+    const char *threads_text = options_get(&options, "-threads");
+    unsigned long threads = 0;
+    if (cpu || threads_text != NULL) {
+        int code = EXIT_USAGE;
+        if (!cpu || strategy != NULL || calibrate)
+            report_error("bench dwt: -threads goes with --cpu, which goes without --strategy");
+        else if (threads_text != NULL && !options_parse_uint(threads_text, 1, 1024, &threads))
+            report_error("bench dwt: -threads takes 1..1024");
+        else
+            code = bench_dwt_cpu((uint32_t)smallest, max != NULL ? (uint32_t)largest : 8192,
+                                 (unsigned)repeats, (unsigned)threads);
+        options_free(&options);
+        return code;
     }
     if (strategy != NULL || levels != NULL || calibrate) {
         int code = EXIT_USAGE;

@@ -75,7 +75,10 @@ static bool time_one(gpu_dwt_lab *lab, measured *m, unsigned repeats, bool compa
     gj2k_error error = {0};
     dwt_rect tile = {0, 0, m->n, m->n};
     m->ms = 1e30;
-    for (unsigned r = 0; r < repeats; r++) {
+    /* at least `repeats` runs, more for short ones (20 ms of runs, 30 at most):
+     * the best of a few 10-us runs is noise */
+    double total = 0;
+    for (unsigned r = 0; r < repeats || (total < 20.0 && r < 30); r++) {
         double ms;
         if (!m->forward && gpu_dwt_lab_restore(lab, tile, &error) != GJ2K_OK)
             goto failed;
@@ -83,6 +86,7 @@ static bool time_one(gpu_dwt_lab *lab, measured *m, unsigned repeats, bool compa
                             &error) != GJ2K_OK)
             goto failed;
         m->ms = ms < m->ms ? ms : m->ms;
+        total += ms;
     }
     m->differ = 0;
     m->largest = 0;
@@ -124,14 +128,15 @@ static size_t calibrate(const measured *rows, size_t n, const gpu_dwt_device *de
                         gpu_dwt_calibration *table)
 {
     size_t count = 0;
-    gpu_dwt_terms *terms = malloc(n * sizeof *terms);
+    const gpu_dwt_terms **terms = malloc(n * sizeof *terms);
     double *ms = malloc(n * sizeof *ms);
     if (terms == NULL || ms == NULL) {
         free(terms);
         free(ms);
         return 0;
     }
-    printf("\ncalibration (paste into dwt/gpu_dwt_calibrated.c):\n");
+    printf("\ncalibration (paste into dwt/gpu_dwt_calibrated.c; device: %d SMs, %.0f GB/s):\n",
+           device->sm_count, device->copy_gbps);
     for (int s = 0; s < GPU_DWT_STRATEGIES; s++)
         for (int rev = 1; rev >= 0; rev--)
             for (int fwd = 1; fwd >= 0; fwd--) {
@@ -139,7 +144,7 @@ static size_t calibrate(const measured *rows, size_t n, const gpu_dwt_device *de
                 for (size_t i = 0; i < n; i++)
                     if ((int)rows[i].strategy == s && rows[i].reversible == rev &&
                         rows[i].forward == fwd) {
-                        terms[k] = rows[i].terms;
+                        terms[k] = &rows[i].terms;
                         ms[k++] = rows[i].ms;
                     }
                 gpu_dwt_calibration c = {(gpu_dwt_strategy)s, rev, fwd, 0, 0, 0};
@@ -149,8 +154,8 @@ static size_t calibrate(const measured *rows, size_t n, const gpu_dwt_device *de
                 static const char *const names[GPU_DWT_STRATEGIES] = {
                     "GPU_DWT_REGISTER", "GPU_DWT_BLOCK", "GPU_DWT_SEPARABLE", "GPU_DWT_CONVOLUTION",
                     "GPU_DWT_POLYCONVOLUTION"};
-                printf("    {%s, %s, %s, %.4f, %.5f, %.5f},\n", names[s], rev ? "true" : "false",
-                       fwd ? "true" : "false", c.overhead_us, c.efficiency, c.work_rate);
+                printf("    {%s, %s, %s, %.4f, %.6g, %.6g},\n", names[s], rev ? "true" : "false",
+                       fwd ? "true" : "false", c.overhead_us, c.cached_factor, c.work_factor);
             }
     free(terms);
     free(ms);
@@ -265,12 +270,24 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
         gpu_dwt_lab_destroy(lab);
         return 1;
     }
-    printf("gj2k bench dwt --strategy %s: %d SMs at %.2f GHz, device-to-device copy %.0f GB/s "
-           "(read + write), a launch %.2f us; best of %u; least bytes: the plane in and out at 4 "
-           "bytes a sample, each intermediate LL once each way; * marks each case's fastest; "
+    printf("gj2k bench dwt --strategy %s: %d SMs at %.2f GHz, %.0f MB of L2, device-to-device "
+           "copy %.0f GB/s (read + write; 2-D into a wider buffer %.0f GB/s, %.0f GB/s in the L2 "
+           "after %.1f us), "
+           "a launch %.2f us; best of %u; least bytes: the plane in and out at 4 bytes a sample, "
+           "each intermediate LL once each way; * marks each case's fastest exact strategy; "
            "model: %s\n",
-           which, device.sm_count, device.clock_ghz, device.copy_gbps, device.launch_us, repeats,
+           which, device.sm_count, device.clock_ghz, device.l2_bytes / 1048576, device.copy_gbps,
+           device.copy2d_gbps, device.copy2d_cached_gbps, device.copy2d_us, device.launch_us, repeats,
            gpu_dwt_calibrated_count > 0 ? gpu_dwt_calibrated_on : "not calibrated");
+    printf("resident blocks an SM (5/3 forward, inverse; 9/7 forward, inverse; a level's kernels):");
+    for (int s = 0; s < GPU_DWT_STRATEGIES; s++) {
+        printf(" %s", gpu_dwt_strategy_name((gpu_dwt_strategy)s));
+        for (int rev = 1; rev >= 0; rev--)
+            for (int fwd = 1; fwd >= 0; fwd--)
+                printf("%s%u/%u", rev && fwd ? " " : ",", device.blocks_per_sm[s][rev][fwd][0],
+                       device.blocks_per_sm[s][rev][fwd][1]);
+    }
+    printf("\n");
     printf("| size | wavelet | direction | levels | strategy | kernel ms | GB/s | of copy | "
            "model ms | error | result |\n");
     printf("| ---: | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
@@ -290,7 +307,7 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
             for (unsigned levels = (unsigned)first; levels <= last && code == 0; levels++)
                 for (int fwd = 1; fwd >= 0 && code == 0; fwd--) {
                     /* the register strategy first: the reference kept on the device */
-                    measured reference = {n, levels, rev, fwd, GPU_DWT_REGISTER, 0, 0, 0, {0, 0, 0}};
+                    measured reference = {n, levels, rev, fwd, GPU_DWT_REGISTER, 0, 0, 0, {0}};
                     if (fwd) {
                         if (!time_one(lab, &reference, 1, false) ||
                             gpu_dwt_lab_keep(lab, true, tile, &error) != GJ2K_OK)
@@ -304,13 +321,13 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
                         if (!all && s != (int)only)
                             continue;
                         measured *m = &rows[n_rows];
-                        *m = (measured){n, levels, rev, fwd, (gpu_dwt_strategy)s, 0, 0, 0, {0, 0, 0}};
+                        *m = (measured){n, levels, rev, fwd, (gpu_dwt_strategy)s, 0, 0, 0, {0}};
                         if (!time_one(lab, m, repeats, true)) {
                             code = 1;
                             break;
                         }
-                        m->terms = gpu_dwt_model_terms(&device, m->strategy, m->reversible,
-                                                       m->forward, tile, m->levels);
+                        gpu_dwt_model_terms(&device, m->strategy, m->reversible, m->forward, tile,
+                                            m->levels, &m->terms);
                         n_rows++;
                     }
                     const measured *best = NULL;
@@ -332,9 +349,9 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
         double start = now_ms();
         volatile double sink = 0;
         for (size_t i = 0; i < n_rows; i++) {
-            gpu_dwt_terms t = gpu_dwt_model_terms(&device, rows[i].strategy, rows[i].reversible,
-                                                  rows[i].forward, (dwt_rect){0, 0, rows[i].n, rows[i].n},
-                                                  rows[i].levels);
+            gpu_dwt_terms t;
+            gpu_dwt_model_terms(&device, rows[i].strategy, rows[i].reversible, rows[i].forward,
+                                (dwt_rect){0, 0, rows[i].n, rows[i].n}, rows[i].levels, &t);
             const gpu_dwt_calibration *c = gpu_dwt_calibration_find(
                 gpu_dwt_calibrated, gpu_dwt_calibrated_count, rows[i].strategy, rows[i].reversible,
                 rows[i].forward);

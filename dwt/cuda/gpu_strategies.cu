@@ -524,6 +524,38 @@ extern "C" gj2k_status gpu_dwt_lab_device(gpu_dwt_lab *lab, gpu_dwt_device *d, g
         best = ms < best ? ms : best;
     }
     d->copy_gbps = 2.0 * (double)bytes / (best * 1e6);
+    int l2 = 0;
+    LAB_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, lab->device), "device attribute");
+    d->l2_bytes = l2;
+    /* 2-D copies of a square into a buffer twice as wide (the last LL into
+     * place): 512 x 512 and 2048 x 2048 (in the L2 cache) give the fixed
+     * cost and the cached rate; a quarter of the lab's plane, the rate
+     * beyond the cache */
+    double copy_ms[3] = {0, 0, 0}, copy_bytes[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        size_t side = k == 0 ? 512 : k == 1 ? 2048 : (size_t)sqrt((double)lab->capacity / 4);
+        if (side * side * 4 > lab->capacity)
+            side = (size_t)sqrt((double)lab->capacity / 4);
+        float fastest = 1e30f;
+        for (int r = 0; r < 5; r++) {
+            LAB_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
+            LAB_CHECK(cudaMemcpy2DAsync(lab->buffer[BACK], 2 * side * 4, lab->buffer[SAMPLES], side * 4,
+                                        side * 4, side, cudaMemcpyDeviceToDevice, lab->stream), "copy");
+            LAB_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
+            LAB_CHECK(cudaEventSynchronize(lab->stop), "copy");
+            float ms = 0;
+            LAB_CHECK(cudaEventElapsedTime(&ms, lab->start, lab->stop), "event time");
+            fastest = ms < fastest ? ms : fastest;
+        }
+        copy_ms[k] = fastest;
+        copy_bytes[k] = 2.0 * (double)(side * side * 4);
+    }
+    double per_byte = copy_bytes[1] > copy_bytes[0] ? (copy_ms[1] - copy_ms[0]) / (copy_bytes[1] - copy_bytes[0]) : 0;
+    per_byte = per_byte > 0 ? per_byte : copy_ms[1] / copy_bytes[1];
+    d->copy2d_cached_gbps = 1.0 / (per_byte * 1e6);
+    d->copy2d_us = (copy_ms[0] - per_byte * copy_bytes[0]) * 1e3;
+    d->copy2d_us = d->copy2d_us > 0 ? d->copy2d_us : 0;
+    d->copy2d_gbps = copy_bytes[2] / (copy_ms[2] * 1e6);
     /* launch latency: 200 empty kernels back to back */
     empty_kernel<<<1, 32, 0, lab->stream>>>();
     LAB_LAUNCHED("empty kernel");

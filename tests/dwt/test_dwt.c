@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dwt.h"
+#include "dwt_lifting_53.h"
 #include "parallel_pool.h"
 #include "test_harness.h"
 
@@ -723,7 +724,68 @@ static void test_dwt_2d_pool_matches_serial(void)
     parallel_pool_destroy(pool);
 }
 
+/* The 32-bit lifting steps equal the 64-bit ones on any int32 inputs. */
+static void test_dwt53_steps_match_64bit(void)
+{
+    static const int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -3, -2, -1, 0, 1, 2, 3, INT32_MAX - 1,
+                                    INT32_MAX};
+    for (int i = 0; i < 200000; i++) {
+        int32_t a = i < 121 ? edges[i % 11] : (int32_t)(uint32_t)test_random();
+        int32_t b = i < 121 ? edges[i / 11] : (int32_t)(uint32_t)test_random();
+        if (i >= 121 && i % 3 == 0) /* small values too */
+            a = (int32_t)test_random_range(-1000, 1000), b = (int32_t)test_random_range(-1000, 1000);
+        CHECK_EQ(dwt53_half(a, b), (int32_t)(((int64_t)a + b) >> 1));
+        CHECK_EQ(dwt53_quarter(a, b), (int32_t)(((int64_t)a + b + 2) >> 2));
+        CHECK_EQ(dwt53_add(a, b), (int32_t)(uint32_t)(uint64_t)((int64_t)a + b));
+        CHECK_EQ(dwt53_sub(a, b), (int32_t)(uint32_t)(uint64_t)((int64_t)a - b));
+    }
+}
+
+/* Strips of columns lifted across rows (the default) give the lines'
+ * bits: every wavelet and direction, odd sizes and origins, any values. */
+static void test_dwt_columns_match_lines(void)
+{
+    parallel_pool *pool = NULL;
+    REQUIRE(parallel_pool_create(3, &pool, NULL) == GJ2K_OK);
+    for (int round = 0; round < 300; round++) {
+        dwt_rect r = random_tile(round % 10 ? 150 : 600);
+        uint32_t w = r.x1 - r.x0, h = r.y1 - r.y0;
+        unsigned levels = (unsigned)test_random_range(0, 7);
+        unsigned bits = round % 4 == 0 ? 32 : 12;
+        size_t n = (size_t)w * h;
+        int32_t *a = xmalloc(n * 4), *b = xmalloc(n * 4), *c = xmalloc(n * 4);
+        for (int kind = 0; kind < 5; kind++) { /* 5/3 both ways, 9/7 forward, inverse, interop */
+            bool reversible = kind < 2, forward = kind == 0 || kind == 2, interop = kind == 4;
+            for (size_t i = 0; i < n; i++) {
+                if (reversible) {
+                    a[i] = random_sample(bits);
+                } else {
+                    float f = (float)random_sample(12) * 0.37f;
+                    memcpy(&a[i], &f, 4);
+                }
+            }
+            memcpy(b, a, n * 4);
+            memcpy(c, a, n * 4);
+            CHECK(dwt_transform_2d(NULL, DWT_VERTICAL_LINES, a, w, r, levels, reversible, forward,
+                                   interop) == GJ2K_OK);
+            CHECK(dwt_transform_2d(NULL, DWT_VERTICAL_STRIPS, b, w, r, levels, reversible, forward,
+                                   interop) == GJ2K_OK);
+            CHECK(dwt_transform_2d(pool, DWT_VERTICAL_STRIPS, c, w, r, levels, reversible, forward,
+                                   interop) == GJ2K_OK);
+            if (memcmp(a, b, n * 4) != 0 || memcmp(a, c, n * 4) != 0) {
+                fprintf(stderr, "kind %d, %ux%u at (%u,%u), %u levels: strips differ\n", kind, w, h,
+                        r.x0, r.y0, levels);
+                CHECK(false);
+            }
+        }
+        free(a), free(b), free(c);
+    }
+    parallel_pool_destroy(pool);
+}
+
 static const test_case cases[] = {
+    {"dwt53_steps_match_64bit", test_dwt53_steps_match_64bit},
+    {"dwt_columns_match_lines", test_dwt_columns_match_lines},
     {"dwt_2d_pool_matches_serial", test_dwt_2d_pool_matches_serial},
     {"dwt53_line_round_trip", test_dwt53_line_round_trip},
     {"dwt53_line_matches_convolution", test_dwt53_line_matches_convolution},

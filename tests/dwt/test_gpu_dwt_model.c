@@ -16,6 +16,10 @@ static gpu_dwt_device h100_like(void)
     d.clock_ghz = 1.98;
     d.copy_gbps = 2600;
     d.launch_us = 2.0;
+    d.l2_bytes = 50.0 * 1048576;
+    d.copy2d_us = 3;
+    d.copy2d_gbps = 1500;
+    d.copy2d_cached_gbps = 3000;
     d.max_threads_per_sm = 2048;
     return d;
 }
@@ -75,62 +79,92 @@ static void launches_cover_the_level(void)
     }
 }
 
+static double traffic(const gpu_dwt_terms *t)
+{
+    double s = 0;
+    for (unsigned k = 0; k < t->kernels; k++)
+        s += t->memory_s[k] + t->cached_s[k];
+    return s;
+}
+
 /* More samples, more levels: more of every term; launches counted. */
 static void terms_follow_the_work(void)
 {
     gpu_dwt_device d = h100_like();
+    static gpu_dwt_terms t, back, one, six;
     for (int s = 0; s < GPU_DWT_STRATEGIES; s++) {
         unsigned kernels = s == GPU_DWT_SEPARABLE || s == GPU_DWT_CONVOLUTION ? 2 : 1;
         double last = 0;
         for (uint32_t n = 256; n <= 16384; n *= 2) {
-            gpu_dwt_terms t = gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, true, true,
-                                                  (dwt_rect){0, 0, n, n}, 5);
-            CHECK(t.memory_s > last);
-            last = t.memory_s;
-            CHECK(t.work_s > 0);
-            CHECK(t.launches == 5 * kernels + 1);
-            gpu_dwt_terms back = gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, true, false,
-                                                     (dwt_rect){0, 0, n, n}, 5);
-            CHECK(back.launches == 5 * kernels);
+            gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, true, true, (dwt_rect){0, 0, n, n}, 5, &t);
+            CHECK(traffic(&t) > last);
+            last = traffic(&t);
+            /* the first level's data outgrow the L2 cache, or not */
+            CHECK((t.memory_s[0] > 0) == ((double)n * n * 8 > d.l2_bytes));
+            CHECK(t.work_s[0] > 0);
+            CHECK(t.kernels == 5 * kernels && t.launches == 5 * kernels + 1 && t.fixed_s > 0);
+            gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, true, false, (dwt_rect){0, 0, n, n}, 5, &back);
+            CHECK(back.launches == 5 * kernels && back.fixed_s == 0);
         }
-        gpu_dwt_terms one = gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, false, true,
-                                                (dwt_rect){0, 0, 4096, 4096}, 1);
-        gpu_dwt_terms six = gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, false, true,
-                                                (dwt_rect){0, 0, 4096, 4096}, 6);
-        CHECK(six.memory_s > one.memory_s && six.launches > one.launches);
+        gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, false, true, (dwt_rect){0, 0, 4096, 4096}, 1, &one);
+        gpu_dwt_model_terms(&d, (gpu_dwt_strategy)s, false, true, (dwt_rect){0, 0, 4096, 4096}, 6, &six);
+        CHECK(traffic(&six) > traffic(&one) && six.launches > one.launches);
     }
-    /* a level of one row still counts */
-    gpu_dwt_terms thin = gpu_dwt_model_terms(&d, GPU_DWT_BLOCK, true, true, (dwt_rect){0, 0, 1, 1}, 3);
-    CHECK(thin.launches >= 2);
+    /* a level of one sample still counts */
+    gpu_dwt_model_terms(&d, GPU_DWT_BLOCK, true, true, (dwt_rect){0, 0, 1, 1}, 3, &t);
+    CHECK(t.launches >= 2);
+    /* the roofline: a slower memory never makes a kernel faster, a faster one never slower */
+    gpu_dwt_calibration c = {GPU_DWT_REGISTER, true, true, 1.0, 0.5, 0.2};
+    gpu_dwt_device slow = d;
+    slow.copy_gbps = d.copy_gbps / 2;
+    gpu_dwt_model_terms(&d, GPU_DWT_REGISTER, true, true, (dwt_rect){0, 0, 8192, 8192}, 5, &t);
+    gpu_dwt_model_terms(&slow, GPU_DWT_REGISTER, true, true, (dwt_rect){0, 0, 8192, 8192}, 5, &back);
+    CHECK(gpu_dwt_model_time(&slow, &back, &c) >= gpu_dwt_model_time(&d, &t, &c));
 }
 
 /* Times made from known constants (with a little noise) fit back to them. */
 static void fit_recovers_constants(void)
 {
     gpu_dwt_device d = h100_like();
-    gpu_dwt_calibration truth = {GPU_DWT_BLOCK, true, true, 3.5, 0.62, 0.9};
-    gpu_dwt_terms terms[30];
+    gpu_dwt_calibration truth = {GPU_DWT_BLOCK, true, true, 3.5, 0.8, 2.5};
+    static gpu_dwt_terms terms[30];
+    const gpu_dwt_terms *pointers[30];
     double ms[30];
     size_t n = 0;
     for (uint32_t side = 1024; side <= 16384; side *= 2)
         for (unsigned levels = 1; levels <= 6; levels++) {
-            terms[n] = gpu_dwt_model_terms(&d, GPU_DWT_BLOCK, true, true, (dwt_rect){0, 0, side, side},
-                                           levels);
+            gpu_dwt_model_terms(&d, GPU_DWT_BLOCK, true, true, (dwt_rect){0, 0, side, side}, levels,
+                                &terms[n]);
+            pointers[n] = &terms[n];
             double noise = 1.0 + 0.002 * (double)test_random_range(-1, 1);
             ms[n] = gpu_dwt_model_time(&d, &terms[n], &truth) * noise;
             n++;
         }
     gpu_dwt_calibration fit = {GPU_DWT_BLOCK, true, true, 0, 0, 0};
-    REQUIRE(gpu_dwt_model_fit(&d, terms, ms, n, &fit));
-    CHECK(fabs(fit.efficiency - truth.efficiency) / truth.efficiency < 0.05);
+    REQUIRE(gpu_dwt_model_fit(&d, pointers, ms, n, &fit));
+    CHECK(fabs(fit.work_factor - truth.work_factor) / truth.work_factor < 0.05);
     for (size_t i = 0; i < n; i++)
         CHECK(fabs(gpu_dwt_model_time(&d, &terms[i], &fit) - ms[i]) / ms[i] < 0.02);
     /* nothing to fit from */
-    gpu_dwt_terms none[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    double zeros[3] = {1, 1, 1};
-    CHECK(!gpu_dwt_model_fit(&d, none, zeros, 3, &fit));
+    CHECK(!gpu_dwt_model_fit(&d, pointers, ms, 2, &fit));
+    double bad[3] = {1, 0, 1};
+    CHECK(!gpu_dwt_model_fit(&d, pointers, bad, 3, &fit));
     CHECK(gpu_dwt_calibration_find(&truth, 1, GPU_DWT_BLOCK, true, true) == &truth);
     CHECK(gpu_dwt_calibration_find(&truth, 1, GPU_DWT_BLOCK, true, false) == NULL);
+}
+
+/* The calibration table covers every strategy, wavelet and direction once. */
+static void calibration_covers_every_case(void)
+{
+    CHECK(gpu_dwt_calibrated_count == GPU_DWT_STRATEGIES * 4);
+    for (int s = 0; s < GPU_DWT_STRATEGIES; s++)
+        for (int rev = 0; rev < 2; rev++)
+            for (int fwd = 0; fwd < 2; fwd++) {
+                const gpu_dwt_calibration *c = gpu_dwt_calibration_find(
+                    gpu_dwt_calibrated, gpu_dwt_calibrated_count, (gpu_dwt_strategy)s, rev, fwd);
+                REQUIRE(c != NULL);
+                CHECK(c->cached_factor >= 0 && c->work_factor >= 0 && c->overhead_us > -20);
+            }
 }
 
 static const test_case cases[] = {
@@ -138,5 +172,6 @@ static const test_case cases[] = {
     {"launches_cover_the_level", launches_cover_the_level},
     {"terms_follow_the_work", terms_follow_the_work},
     {"fit_recovers_constants", fit_recovers_constants},
+    {"calibration_covers_every_case", calibration_covers_every_case},
 };
 TEST_MAIN(cases)

@@ -2,8 +2,8 @@
 # The GPU DWT strategies (issue 15) in one device call: builds gj2k and the
 # GPU tests with CUDA for Hopper, runs the strategies' test (and the stage's
 # kernel tests), compute-sanitizer memcheck and racecheck on a few cases,
-# then `gj2k bench dwt --strategy all` with the model, and the CPU's DWT on
-# every thread against one at 8192².
+# then `gj2k bench dwt --strategy all` with the model, and the CPU's
+# vertical-pass methods on every thread against one (`bench dwt --cpu`).
 # Usage on the GPU machine:  bash tests/gpu/strategies.sh [BENCH OPTIONS...]
 #   (default: --calibrate; tests/gpu/run.sh runs it too).
 set -uo pipefail
@@ -19,7 +19,8 @@ cmake --build build/gpu -j "$(nproc)" --target gj2k test_gpu_strategies test_gpu
   >"$logs/build-strategies.txt" 2>&1 || { tail -40 "$logs/build-strategies.txt"; exit 1; }
 rc=0
 build/gpu/tests/gpu/test_gpu_strategies 2>&1 | tail -6; rc=$((rc | PIPESTATUS[0]))
-for c in forward_matches_cpu inverse_matches_cpu; do
+[ -d .conformance-input ] && export GJ2K_GPU_CODESTREAMS="$PWD/.conformance-input"
+for c in forward_matches_cpu inverse_matches_cpu encode_same_bytes decode_conformance_same; do
   build/gpu/tests/gpu/test_gpu_stage "$c" 2>&1 | tail -2; rc=$((rc | PIPESTATUS[0]))
 done
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -34,6 +35,6 @@ fi
 args=("$@"); [ ${#args[@]} -eq 0 ] && args=(--calibrate)
 build/gpu/gj2k bench dwt --strategy all "${args[@]}" | tee "$logs/bench-strategies.txt"
 rc=$((rc | PIPESTATUS[0]))
-build/gpu/gj2k bench -s 8192x8192 -n 1 2>&1 | sed -n '/on [0-9]* threads against one/,/inverse 9\/7/p' \
-  | tee "$logs/bench-cpu-dwt-8k.txt"
+build/gpu/gj2k bench dwt --cpu --min 1024 --max 8192 -n 3 | tee "$logs/bench-cpu-dwt.txt"
+rc=$((rc | PIPESTATUS[0]))
 exit "$rc"
