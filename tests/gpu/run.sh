@@ -92,6 +92,12 @@ build/gpu/tests/codec/tier1/test_tier1_gpu bench | tee "$logs/bench-tier1.txt"
 build/gpu/tests/codec/tier1/test_tier1_encode_gpu bench | tee -a "$logs/bench-tier1.txt"
 build/gpu/gj2k bench dwt -n 3 | tee "$logs/bench-dwt.txt"
 tests_rc=$((tests_rc | PIPESTATUS[0]))
+# Every GPU DWT strategy with the time model's prediction (issue 15), and
+# the CPU's vertical-pass methods on every thread against one.
+build/gpu/gj2k bench dwt --predict | tee "$logs/bench-strategies.txt"
+tests_rc=$((tests_rc | PIPESTATUS[0]))
+build/gpu/gj2k bench dwt --cpu -n 3 | tee "$logs/bench-cpu-dwt.txt"
+tests_rc=$((tests_rc | PIPESTATUS[0]))
 build/gpu/gj2k bench -s 4096x4096 -l 5 -n 3 | tee "$logs/bench.txt"
 # Decoding from memory, CPU against GPU (the pipeline over planes and tiles);
 # a .ppm times its encodes, CPU against GPU.
@@ -134,6 +140,9 @@ printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
 cat "$logs/memcheck.txt"
 grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
+grep -E '^\| 8192² \| .* \| 5 \| .* \* \|' "$logs/bench-strategies.txt" | sed 's/^/strategies: /'
+grep -E '^\| all \||picks the fastest|a prediction takes' "$logs/bench-strategies.txt" | sed 's/^/model: /'
+grep -E '^\| 8192² ' "$logs/bench-cpu-dwt.txt" | sed 's/^/cpu dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/nvjpeg2k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k.txt" | sed 's/^/nvjpeg2k: /'
 [ -f "$logs/nvjpeg2k-8k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k-8k.txt" | sed 's/^/nvjpeg2k 8K: /'
