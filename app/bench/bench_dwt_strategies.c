@@ -113,13 +113,12 @@ static void print_row(const measured *m, const measured *best, double copy_gbps,
         snprintf(predicted, sizeof predicted, " - | - |");
     }
     bool exact = m->differ == 0;
-    printf("| %u² | %s | %s | %u | %s%s | %.3f | %.0f | %.0f%% |%s %s |\n", m->n,
+    printf("| %u² | %s | %s | %u | %s%s | %.3f | %.1f | %.0f | %.0f%% |%s %s |\n", m->n,
            m->reversible ? "5/3" : "9/7", m->forward ? "forward" : "inverse", m->levels,
-           gpu_dwt_strategy_name(m->strategy), m == best ? " *" : "", m->ms, gbps,
+           gpu_dwt_strategy_name(m->strategy), m == best ? " *" : "", m->ms, bytes / 1e6, gbps,
            100.0 * gbps / copy_gbps, predicted,
            exact ? "same bits"
                  : (gpu_dwt_strategy_exact(m->strategy, m->reversible) ? "DIFFERS" : "within 1e-4"));
-    (void)gbps;
 }
 
 /* Fits every strategy's constants from the rows; prints them as
@@ -288,9 +287,9 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
                        device.blocks_per_sm[s][rev][fwd][1]);
     }
     printf("\n");
-    printf("| size | wavelet | direction | levels | strategy | kernel ms | GB/s | of copy | "
+    printf("| size | wavelet | direction | levels | strategy | kernel ms | least MB | GB/s | of copy | "
            "model ms | error | result |\n");
-    printf("| ---: | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    printf("| ---: | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     measured *rows = calloc(MAX_ROWS, sizeof *rows);
     int32_t *plane = malloc((size_t)largest * largest * 4);
     int code = rows && plane ? 0 : 1;
