@@ -3,6 +3,7 @@
  * levels) by each vertical method on one thread and on the pool, the best
  * of `repeats`; every result must equal the first method's on one thread. */
 #include "bench_dwt_cpu.h"
+#include "bench_dwt_strategies.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,17 +69,7 @@ int bench_dwt_cpu(uint32_t smallest, uint32_t largest, unsigned repeats, unsigne
     for (uint32_t n = smallest; n <= largest && code == 0; n *= 2) {
         for (int k = 0; k < 4 && code == 0; k++) {
             bool reversible = k < 2, forward = k % 2 == 0;
-            uint64_t state = 0x9E3779B97F4A7C15ull ^ n;
-            for (size_t i = 0; i < (size_t)n * n; i++) {
-                state = state * 6364136223846793005ull + 1442695040888963407ull;
-                int32_t v = (int32_t)(((i / n + i % n) / 16 + (state >> 59)) & 0xFF) - 128;
-                if (reversible) {
-                    source[i] = v;
-                } else {
-                    float f = (float)v;
-                    memcpy(&source[i], &f, 4);
-                }
-            }
+            bench_dwt_fill_plane(source, n, reversible);
             if (!forward) { /* the inverse takes coefficients: the forward's */
                 dwt_rect tile = {0, 0, n, n};
                 if (dwt_transform_2d(pool, DWT_VERTICAL_STRIPS, source, n, tile, LEVELS, reversible,

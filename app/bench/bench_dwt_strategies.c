@@ -53,8 +53,7 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Gradients and noise, as 5/3 int32 or 9/7 float, level-shifted 8-bit values. */
-static void fill_plane(int32_t *plane, uint32_t n, bool reversible)
+void bench_dwt_fill_plane(int32_t *plane, uint32_t n, bool reversible)
 {
     uint64_t state = 0x9E3779B97F4A7C15ull ^ n;
     for (size_t i = 0; i < (size_t)n * n; i++) {
@@ -297,7 +296,7 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
     for (uint32_t n = smallest; n <= largest && code == 0; n *= 2) {
         dwt_rect tile = {0, 0, n, n};
         for (int rev = 1; rev >= 0 && code == 0; rev--) {
-            fill_plane(plane, n, rev);
+            bench_dwt_fill_plane(plane, n, rev);
             if (gpu_dwt_lab_put(lab, GPU_DWT_SAMPLES, plane, tile, &error) != GJ2K_OK) {
                 report_error("bench dwt: %s", error.message);
                 code = 1;

@@ -14,4 +14,8 @@
 int bench_dwt_strategies(const char *strategy, const char *levels, uint32_t smallest,
                          uint32_t largest, unsigned repeats, bool calibrate);
 
+/* An n x n plane of gradients and noise: level-shifted 8-bit values, as
+ * int32 (5/3) or float (9/7) bits; the same for every benchmark of the DWT. */
+void bench_dwt_fill_plane(int32_t *plane, uint32_t n, bool reversible);
+
 #endif
