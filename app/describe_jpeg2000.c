@@ -192,9 +192,22 @@ static void print_json_codestream(const j2k_codestream *cs)
                siz->components[c].dx, siz->components[c].dy);
     printf("]}, \"main_header\": ");
     print_json_header(&cs->main_header);
-    printf(", \"markers\": {\"tlm\": %s, \"ppm\": %s, \"crg\": %s, \"eoc\": %s}, \"tiles\": [",
+    printf(", \"markers\": {\"tlm\": %s, \"ppm\": %s, \"crg\": %s, \"eoc\": %s}",
            cs->num_tlm ? "true" : "false", cs->has_ppm ? "true" : "false",
            cs->registration ? "true" : "false", cs->has_eoc ? "true" : "false");
+    const j2k_capabilities *cap = &cs->capabilities;
+    if (cap->present) {
+        printf(", \"cap\": {\"pcap\": %u", cap->pcap);
+        if (cap->has_ccap15) /* T.814 Table A.3 */
+            printf(", \"ccap15\": %u, \"ht_set\": \"%s\", \"multiple_ht_sets\": %s, \"rgn\": %s, "
+                   "\"heterogeneous\": %s, \"irreversible\": %s, \"magb\": %u",
+                   cap->ccap15, j2k_ccap15_set_name(cap->ccap15),
+                   cap->ccap15 & 0x2000 ? "true" : "false", cap->ccap15 & 0x1000 ? "true" : "false",
+                   cap->ccap15 & 0x0800 ? "true" : "false", cap->ccap15 & 0x0020 ? "true" : "false",
+                   cap->ccap15 & 0x1Fu);
+        printf("}");
+    }
+    printf(", \"tiles\": [");
     for (size_t t = 0; t < cs->num_tiles_present; t++) {
         const j2k_tile *tile = &cs->tiles[t];
         printf("%s{\"index\": %u, \"header\": ", t ? ", " : "", tile->index);

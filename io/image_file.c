@@ -31,6 +31,8 @@ gj2k_file_format gj2k_format_from_path(const char *path)
         {"bmp", GJ2K_FORMAT_BMP}, {"raw", GJ2K_FORMAT_RAW}, {"rawl", GJ2K_FORMAT_RAWL},
         {"j2k", GJ2K_FORMAT_J2K}, {"j2c", GJ2K_FORMAT_J2K}, {"jpc", GJ2K_FORMAT_J2K},
         {"jp2", GJ2K_FORMAT_JP2}, {"jpx", GJ2K_FORMAT_JP2}, {"jpf", GJ2K_FORMAT_JP2},
+        /* HTJ2K (T.814): JPH files are JP2's boxes, .jhc a codestream */
+        {"jph", GJ2K_FORMAT_JP2}, {"jhc", GJ2K_FORMAT_J2K},
     };
     const char *extension = path_extension(path);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)

@@ -39,6 +39,8 @@
 #define J2K_EPH 0xFF92u /* end of packet header */
 #define J2K_CRG 0xFF63u /* component registration */
 #define J2K_COM 0xFF64u /* comment */
+#define J2K_CAP 0xFF50u /* extended capabilities (T.800 Amd. / T.814 A.2) */
+#define J2K_CPF 0xFF59u /* corresponding profile (T.814 A.3) */
 
 /* Markers 0xFF30..0xFF3F carry no parameters and are skipped (A.1.3). */
 static inline bool j2k_marker_has_no_segment(uint16_t marker)
@@ -104,6 +106,10 @@ typedef enum j2k_progression {
 #define J2K_CBLK_VERTICAL_CAUSAL 0x08u
 #define J2K_CBLK_PREDICTABLE 0x10u   /* predictable termination */
 #define J2K_CBLK_SEGMENTATION 0x20u  /* segmentation symbols */
+/* T.814 Table A.4: bit 6 alone, HT code-blocks (HTONLY, HTDECLARED); bits 6
+ * and 7, HT and Part 1 code-blocks mixed (MIXED); bit 7 alone is reserved. */
+#define J2K_CBLK_HT 0x40u
+#define J2K_CBLK_HT_MIXED 0x80u
 
 /* Wavelet transform (Table A.20). */
 #define J2K_TRANSFORM_97 0u /* 9-7 irreversible */
@@ -444,9 +450,27 @@ typedef struct j2k_tile {
     size_t packed_headers_size;
 } j2k_tile;
 
+/* CAP (T.814 A.2): the Parts whose capabilities the codestream uses (Pcap,
+ * bit 31 - (i - 1) for Part i) and, for Part 15, Ccap15 (Table A.3):
+ * bits 14-15 the HT set (0 HTONLY, 2 HTDECLARED, 3 MIXED), 13 multiple HT
+ * sets, 12 RGN, 11 heterogeneous, 5 HTIRV (irreversible), 0-4 MAGB. */
+typedef struct j2k_capabilities {
+    bool present;
+    uint32_t pcap;
+    bool has_ccap15;
+    uint16_t ccap15;
+} j2k_capabilities;
+#define J2K_PCAP_PART15 (1u << 17)
+
+/* CAP's body (after Lcap); `segment` holds exactly its bytes. */
+gj2k_status j2k_cap_read(byte_reader *segment, j2k_capabilities *cap, gj2k_error *error);
+/* "HTONLY", "HTDECLARED", "MIXED" or "reserved" for Ccap15's bits 14-15. */
+const char *j2k_ccap15_set_name(uint16_t ccap15);
+
 typedef struct j2k_codestream {
     size_t size;                /* bytes of codestream parsed */
     j2k_siz siz;
+    j2k_capabilities capabilities; /* CAP, when the main header has one */
     j2k_header_params main_header;
     j2k_registration_offset *registration; /* CRG offsets (Csiz entries), or NULL */
     bool has_ppm;

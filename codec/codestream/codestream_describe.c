@@ -27,10 +27,12 @@ static const char *capabilities_name(uint16_t rsiz)
 
 static void describe_coding(byte_buffer *out, const j2k_component_coding *c)
 {
-    byte_buffer_printf(out, "%u levels, %s, code-blocks %ux%u, style 0x%02X", c->levels,
+    byte_buffer_printf(out, "%u levels, %s, code-blocks %ux%u, style 0x%02X%s", c->levels,
                        c->transform == J2K_TRANSFORM_53 ? "5/3 reversible" : "9/7 irreversible",
                        1u << c->code_block_width_log2, 1u << c->code_block_height_log2,
-                       c->code_block_style);
+                       c->code_block_style,
+                       (c->code_block_style & J2K_CBLK_HT_MIXED) ? " (HT and Part 1 mixed)"
+                       : (c->code_block_style & J2K_CBLK_HT) ? " (HT)" : "");
     if (!c->precincts_defined) {
         byte_buffer_printf(out, ", maximal precincts\n");
         return;
@@ -121,6 +123,19 @@ gj2k_status j2k_codestream_describe(const j2k_codestream *cs, byte_buffer *out,
         byte_buffer_printf(out, "  component %u: %u-bit %s, subsampling %ux%u\n", c,
                            comp->precision, comp->is_signed ? "signed" : "unsigned", comp->dx,
                            comp->dy);
+    }
+    const j2k_capabilities *cap = &cs->capabilities;
+    if (cap->present) {
+        byte_buffer_printf(out, "CAP: Pcap 0x%08X", cap->pcap);
+        if (cap->has_ccap15) /* T.814 Table A.3 */
+            byte_buffer_printf(out, ", Part 15 Ccap15 0x%04X: %s%s%s%s, %s, MAGB %u", cap->ccap15,
+                               j2k_ccap15_set_name(cap->ccap15),
+                               cap->ccap15 & 0x2000 ? ", multiple HT sets" : "",
+                               cap->ccap15 & 0x1000 ? ", RGN" : "",
+                               cap->ccap15 & 0x0800 ? ", heterogeneous" : "",
+                               cap->ccap15 & 0x0020 ? "irreversible (HTIRV)" : "reversible only",
+                               cap->ccap15 & 0x1Fu);
+        byte_buffer_printf(out, "\n");
     }
     describe_header(out, &cs->main_header, "");
     if (cs->registration != NULL)

@@ -162,6 +162,20 @@ static gj2k_status main_header_segment(codestream_parser *p, uint16_t marker, by
         p->tlms[p->num_tlms++] = tlm;
         return GJ2K_OK;
     }
+    case J2K_CAP: {
+        j2k_capabilities cap;
+        if (j2k_cap_read(body, &cap, &why) != GJ2K_OK) {
+            warn_skipped(p, &why, offset);
+            return GJ2K_OK;
+        }
+        if (cs->capabilities.present)
+            gj2k_warn(p->warning, p->warning_user, "a second CAP at offset %zu (the later one "
+                      "applies)", offset);
+        cs->capabilities = cap;
+        return GJ2K_OK;
+    }
+    case J2K_CPF: /* a profile's number (T.814 A.3): nothing decoding needs */
+        return GJ2K_OK;
     case J2K_CRG: {
         if (cs->registration != NULL) {
             gj2k_warn(p->warning, p->warning_user, "second CRG at offset %zu ignored", offset);

@@ -4,7 +4,7 @@
 #define SCOD_PRECINCTS 0x01u /* Table A.13 */
 #define SCOD_SOP 0x02u
 #define SCOD_EPH 0x04u
-#define CBLK_STYLE_PART1_BITS 0x3Fu /* Table A.19; bit 6 and up belong to other Parts */
+#define CBLK_STYLE_PART1_BITS 0x3Fu /* Table A.19; bits 6 and 7 are Part 15's (T.814 Table A.4) */
 
 void j2k_component_coding_default_precincts(j2k_component_coding *coding)
 {
@@ -32,10 +32,11 @@ gj2k_status j2k_component_coding_check(const j2k_component_coding *coding, const
     if (xcb + ycb > 12)
         return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                          "%s: code-block 2^%u x 2^%u (xcb + ycb at most 12)", name, xcb, ycb);
-    if (coding->code_block_style & ~CBLK_STYLE_PART1_BITS)
-        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                         "%s: code-block style 0x%02X (bits 6-7 are not Part 1)", name,
-                         coding->code_block_style);
+    unsigned ht = coding->code_block_style & ~CBLK_STYLE_PART1_BITS;
+    if (ht == J2K_CBLK_HT_MIXED)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "%s: code-block style 0x%02X (bit 7 without bit 6 is reserved, T.814 "
+                         "Table A.4)", name, coding->code_block_style);
     if (coding->transform > J2K_TRANSFORM_53)
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
                          "%s: wavelet transform %u (Part 1 has 0: 9/7 and 1: 5/3)", name,

@@ -25,6 +25,8 @@ const char *j2k_marker_name(uint16_t marker)
     case J2K_SOP: return "SOP";
     case J2K_EPH: return "EPH";
     case J2K_CRG: return "CRG";
+    case J2K_CAP: return "CAP";
+    case J2K_CPF: return "CPF";
     case J2K_COM: return "COM";
     default: return "unknown";
     }

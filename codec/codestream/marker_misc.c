@@ -1,4 +1,5 @@
-/* marker_misc.c - the CRG and COM marker segments (A.9.1, A.9.2). */
+/* marker_misc.c - the CRG and COM marker segments (A.9.1, A.9.2) and CAP
+ * (T.814 A.2). */
 #include "marker_io.h"
 
 #include <stdlib.h>
@@ -59,4 +60,38 @@ gj2k_status j2k_com_write(byte_buffer *out, const j2k_comment *comment, gj2k_err
     byte_buffer_put_u16_be(out, comment->registration);
     byte_buffer_append(out, comment->data, comment->size);
     return j2k_segment_end(out, length_offset, "COM", error);
+}
+
+gj2k_status j2k_cap_read(byte_reader *segment, j2k_capabilities *cap, gj2k_error *error)
+{
+    *cap = (j2k_capabilities){.present = true};
+    if (!byte_reader_u32_be(segment, &cap->pcap))
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED, "CAP: shorter than its Pcap");
+    /* One Ccap for each bit set in Pcap, Part 1's (the most significant) first. */
+    for (unsigned part = 1; part <= 32; part++) {
+        if (!(cap->pcap & (1u << (32 - part))))
+            continue;
+        uint16_t ccap;
+        if (!byte_reader_u16_be(segment, &ccap))
+            return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                             "CAP: Pcap 0x%08X lists more parts than its Ccap fields", cap->pcap);
+        if (part == 15) {
+            cap->has_ccap15 = true;
+            cap->ccap15 = ccap;
+        }
+    }
+    if (byte_reader_remaining(segment) != 0)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED, "CAP: %zu bytes past its Ccap fields",
+                         byte_reader_remaining(segment));
+    return GJ2K_OK;
+}
+
+const char *j2k_ccap15_set_name(uint16_t ccap15)
+{
+    switch (ccap15 >> 14) {
+    case 0: return "HTONLY";
+    case 2: return "HTDECLARED";
+    case 3: return "MIXED";
+    default: return "reserved";
+    }
 }

@@ -29,6 +29,7 @@
 #define JP2_BOX_DISPLAY_RESOLUTION JP2_FOURCC('r', 'e', 's', 'd')
 #define JP2_BOX_CODESTREAM JP2_FOURCC('j', 'p', '2', 'c')
 #define JP2_BRAND_JP2 JP2_FOURCC('j', 'p', '2', ' ')
+#define JP2_BRAND_JPH JP2_FOURCC('j', 'p', 'h', ' ') /* JPH (T.814 Annex D): read as JP2 */
 #define JP2_SIGNATURE_CONTENT 0x0D0A870Au
 
 /* colr METH (Annex I.5.3.3; 3 and 4 from T.801 JPX). */

@@ -114,7 +114,8 @@ static gj2k_status check_size(const jp2_reader *r, const jp2_box *box, size_t ex
     return GJ2K_OK;
 }
 
-/* ftyp (Annex I.5.2): the file must be JP2 or list JP2 as compatible. */
+/* ftyp (Annex I.5.2): the file must be JP2 or JPH (T.814 Annex D, the
+ * same boxes), or list one of them as compatible. */
 static gj2k_status read_file_type(const jp2_reader *r, const jp2_box *box)
 {
     if (box->content_size < 8 || box->content_size % 4 != 0)
@@ -125,20 +126,21 @@ static gj2k_status read_file_type(const jp2_reader *r, const jp2_box *box)
     f->brand = get_u32(p);
     f->minor_version = get_u32(p + 4);
     size_t count = (box->content_size - 8) / 4;
-    bool compatible = f->brand == JP2_BRAND_JP2;
+    bool compatible = f->brand == JP2_BRAND_JP2 || f->brand == JP2_BRAND_JPH;
     if (count > 0) {
         f->compatibility = malloc(count * sizeof *f->compatibility);
         if (f->compatibility == NULL)
             return gj2k_fail(r->error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory for ftyp");
         for (size_t i = 0; i < count; i++) {
             f->compatibility[i] = get_u32(p + 8 + 4 * i);
-            compatible = compatible || f->compatibility[i] == JP2_BRAND_JP2;
+            compatible = compatible || f->compatibility[i] == JP2_BRAND_JP2 ||
+                         f->compatibility[i] == JP2_BRAND_JPH;
         }
         f->num_compatibility = (uint32_t)count;
     }
     if (!compatible)
         return gj2k_fail(r->error, GJ2K_ERROR_UNSUPPORTED,
-                         "JP2: file of brand '%s' does not list 'jp2 ' as compatible",
+                         "JP2: file of brand '%s' lists neither 'jp2 ' nor 'jph ' as compatible",
                          fourcc_name(f->brand).text);
     return GJ2K_OK;
 }

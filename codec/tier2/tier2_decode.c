@@ -106,6 +106,13 @@ static gj2k_status walk_packets(tile_component *components, uint32_t num_compone
         tile_component *tc = &components[pos.component];
         tile_resolution *res = &tc->resolutions[pos.resolution];
         unsigned style = tc->coding.code_block_style;
+        if (style & J2K_CBLK_HT) { /* issue 16: the HT block decoder is yet to come */
+            status = gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                               "tile %u, component %u: HT code-blocks (ITU-T T.814, Part 15) "
+                               "are not decoded by this version of gj2k", p->tile_index,
+                               pos.component);
+            break;
+        }
         gj2k_error local = {0};
         gj2k_status read = packet_read(&h, &res->precincts[pos.precinct], res->num_bands,
                                        pos.layer, style, p->use_sop, p->use_eph, headers, &body,

@@ -199,7 +199,13 @@ static void coding_style_rejects_invalid(void)
     expect_cod_error(PATCH(6, 9), sizeof good, GJ2K_ERROR_MALFORMED, "code-block width 2^11");
     expect_cod_error(PATCH(7, 7), sizeof good, GJ2K_ERROR_MALFORMED, "xcb + ycb at most 12");
     expect_cod_error(PATCH(9, 2), sizeof good, GJ2K_ERROR_UNSUPPORTED, "wavelet transform 2");
-    expect_cod_error(PATCH(8, 0x40), sizeof good, GJ2K_ERROR_UNSUPPORTED, "code-block style");
+    /* T.814 Table A.4: bit 6 (HT) and bits 6-7 (mixed) parse; bit 7 alone is reserved. */
+    expect_cod_error(PATCH(8, 0x80), sizeof good, GJ2K_ERROR_MALFORMED, "bit 7 without bit 6");
+    for (unsigned style = 0x40; style <= 0xC0; style += 0x80) {
+        r = bytes_reader(PATCH(8, (uint8_t)style), sizeof good);
+        REQUIRE(j2k_cod_read(&r, &cod, NULL) == GJ2K_OK);
+        CHECK(cod.coding.code_block_style == style);
+    }
     expect_cod_error(PATCH(0, 0x09), sizeof good, GJ2K_ERROR_UNSUPPORTED, "Scod 0x09");
     expect_cod_error(PATCH(11, 0x50), sizeof good, GJ2K_ERROR_MALFORMED,
                      "precinct exponent 0 at resolution 1");
@@ -744,11 +750,49 @@ static void misc_segments_round_trip(void)
           sequence == 0xBEEF && out.data[6] == 0xFF && out.data[7] == 0x92);
     CHECK(!j2k_sop_parse(out.data + 1, out.size - 1, &sequence));
     CHECK(!j2k_sop_parse(out.data, 5, &sequence));
-    CHECK(strcmp(j2k_marker_name(J2K_PPT), "PPT") == 0 && strcmp(j2k_marker_name(0xFF50), "unknown") == 0);
+    CHECK(strcmp(j2k_marker_name(J2K_PPT), "PPT") == 0 && strcmp(j2k_marker_name(0xFF4E), "unknown") == 0);
     byte_buffer_free(&out);
 }
 
+/* CAP (T.814 A.2): a Ccap for each Part in Pcap, most significant first;
+ * Part 15's kept. */
+static void capabilities_segment(void)
+{
+    j2k_capabilities cap;
+    gj2k_error error = {0};
+    const uint8_t part15[] = {0x00, 0x02, 0x00, 0x00, 0xC0, 0x25};
+    byte_reader r = bytes_reader(part15, sizeof part15);
+    REQUIRE(j2k_cap_read(&r, &cap, &error) == GJ2K_OK);
+    CHECK(cap.present && cap.pcap == J2K_PCAP_PART15 && cap.has_ccap15 && cap.ccap15 == 0xC025);
+    CHECK(strcmp(j2k_ccap15_set_name(cap.ccap15), "MIXED") == 0);
+    CHECK(strcmp(j2k_ccap15_set_name(0x0003), "HTONLY") == 0);
+    CHECK(strcmp(j2k_ccap15_set_name(0x8000), "HTDECLARED") == 0);
+    CHECK(strcmp(j2k_ccap15_set_name(0x4000), "reserved") == 0);
+    /* Parts 2 and 15: Part 2's Ccap first */
+    const uint8_t two[] = {0x40, 0x02, 0x00, 0x00, 0x12, 0x34, 0x80, 0x01};
+    r = bytes_reader(two, sizeof two);
+    REQUIRE(j2k_cap_read(&r, &cap, &error) == GJ2K_OK);
+    CHECK(cap.has_ccap15 && cap.ccap15 == 0x8001);
+    /* no Part 15 */
+    const uint8_t other[] = {0x40, 0x00, 0x00, 0x00, 0x12, 0x34};
+    r = bytes_reader(other, sizeof other);
+    REQUIRE(j2k_cap_read(&r, &cap, &error) == GJ2K_OK);
+    CHECK(cap.present && !cap.has_ccap15);
+    /* too short, too long */
+    r = bytes_reader(part15, 5);
+    CHECK(j2k_cap_read(&r, &cap, &error) == GJ2K_ERROR_MALFORMED && strstr(error.message, "Ccap"));
+    r = bytes_reader(part15, 3);
+    CHECK(j2k_cap_read(&r, &cap, &error) == GJ2K_ERROR_MALFORMED);
+    r = bytes_reader(two, 6);
+    CHECK(j2k_cap_read(&r, &cap, &error) == GJ2K_ERROR_MALFORMED);
+    const uint8_t extra[] = {0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x00};
+    r = bytes_reader(extra, sizeof extra);
+    CHECK(j2k_cap_read(&r, &cap, &error) == GJ2K_ERROR_MALFORMED && strstr(error.message, "past"));
+    CHECK(strcmp(j2k_marker_name(J2K_CAP), "CAP") == 0 && strcmp(j2k_marker_name(J2K_CPF), "CPF") == 0);
+}
+
 static const test_case cases[] = {
+    {"capabilities_segment", capabilities_segment},
     {"siz_round_trip", siz_round_trip},
     {"siz_rejects_invalid", siz_rejects_invalid},
     {"coding_style_round_trip", coding_style_round_trip},

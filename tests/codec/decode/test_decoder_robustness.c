@@ -657,6 +657,28 @@ static void large_sparse_image_decodes(void)
     free(data);
 }
 
+/* HTJ2K files (the shared samples: OpenJPH's codestreams and a JPH file)
+ * parse, CAP and all, and their HT code-blocks are refused with a clear
+ * error until the HT block decoder exists (issue 16), never decoded as
+ * Part 1. */
+static void ht_codestreams_refused_clearly(void)
+{
+    static const char *const files[] = {"images/htj2k/Bretagne1_ht.j2k",
+                                        "images/htj2k/Bretagne1_ht_lossy.j2k",
+                                        "images/htj2k/byte.jph", "images/htj2k/byte_causal.jhc"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t size = 0;
+        uint8_t *data = test_read_file(test_shared_path(files[i]), &size);
+        REQUIRE(data != NULL);
+        gj2k_image *image = NULL;
+        gj2k_error error = {0};
+        CHECK(gj2k_decode_memory(data, size, NULL, &image, &error) == GJ2K_ERROR_UNSUPPORTED);
+        CHECK(image == NULL);
+        CHECK(strstr(error.message, "HT code-blocks (ITU-T T.814") != NULL);
+        free(data);
+    }
+}
+
 static const test_case cases[] = {
     {"damaged_files_0", damaged_files_0},
     {"damaged_files_1", damaged_files_1},
@@ -666,6 +688,7 @@ static const test_case cases[] = {
     {"damaged_files_5", damaged_files_5},
     {"absurd_siz_fails_fast", absurd_siz_fails_fast},
     {"large_sparse_image_decodes", large_sparse_image_decodes},
+    {"ht_codestreams_refused_clearly", ht_codestreams_refused_clearly},
 };
 
 TEST_MAIN(cases)
