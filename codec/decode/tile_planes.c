@@ -10,6 +10,7 @@
 #include "error.h"
 #include "parallel_pool.h"
 #include "quantization.h"
+#include "ht_decode.h"
 #include "tier1.h"
 #include "tier1_gpu.h"
 
@@ -95,6 +96,7 @@ typedef struct block_work {
     tier1_workspace **workspaces;  /* one per worker */
     int32_t **coefficients;        /* TIER1_MAX_SAMPLES per worker */
     uint8_t **lowest_planes;       /* TIER1_MAX_SAMPLES per worker */
+    ht_lookup *ht_lookup;          /* the HT decoder's VLC tables, shared */
     atomic_uint damaged_blocks;
 } block_work;
 
@@ -112,9 +114,12 @@ static void decode_block_data(block_work *work, size_t index, unsigned worker)
                                     .width = width, .height = height, .band = b->band,
                                     .style = b->style};
     tier1_decode_result result = {0};
-    gj2k_status status = tier1_decode_block(&request, work->workspaces[worker],
-                                            work->coefficients[worker], width,
-                                            work->lowest_planes[worker], &result);
+    gj2k_status status =
+        (b->style & TIER1_STYLE_HT)
+            ? ht_decode_block(&request, work->ht_lookup, work->coefficients[worker], width,
+                              work->lowest_planes[worker], &result)
+            : tier1_decode_block(&request, work->workspaces[worker], work->coefficients[worker],
+                                 width, work->lowest_planes[worker], &result);
     if (status == GJ2K_ERROR_INVALID_ARGUMENT || status == GJ2K_ERROR_UNSUPPORTED) {
         atomic_fetch_add(&work->damaged_blocks, 1);
         return;
@@ -159,8 +164,17 @@ static gj2k_status decode_blocks_on_cpu(const tier2_block *blocks, const size_t 
         if (!work.workspaces[t] || !work.coefficients[t] || !work.lowest_planes[t])
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
+    for (size_t i = 0; i < count && status == GJ2K_OK && work.ht_lookup == NULL; i++)
+        if (blocks[list ? list[i] : i].style & TIER1_STYLE_HT) {
+            work.ht_lookup = malloc(sizeof *work.ht_lookup);
+            if (work.ht_lookup == NULL)
+                status = GJ2K_ERROR_OUT_OF_MEMORY;
+            else
+                ht_lookup_build(work.ht_lookup);
+        }
     if (status == GJ2K_OK)
         status = parallel_for(settings->pool, count, decode_block, &work);
+    free(work.ht_lookup);
     for (unsigned t = 0; t < threads; t++) {
         if (work.workspaces)
             tier1_workspace_destroy(work.workspaces[t]);

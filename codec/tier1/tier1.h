@@ -43,6 +43,8 @@ extern "C" {
 #define TIER1_STYLE_PREDICTABLE 0x10u      /* predictable termination (D.4.2) */
 #define TIER1_STYLE_SEGMENTATION 0x20u     /* segmentation symbols (D.5) */
 #define TIER1_STYLE_ALL 0x3Fu
+/* HT code-blocks (T.814 Table A.4): decoded by ht_decode_block. */
+#define TIER1_STYLE_HT 0x40u
 
 #define TIER1_MAX_SIZE 1024    /* code-block width or height (A.6.1) */
 #define TIER1_MAX_SAMPLES 4096 /* width * height (A.6.1) */
@@ -74,6 +76,10 @@ GJ2K_HD static inline bool tier1_pass_is_raw(unsigned pass, unsigned style)
  * besides the termination after the block's last pass. */
 GJ2K_HD static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style)
 {
+    /* HT (T.814 Annex B): the cleanup pass is a segment, SigProp and MagRef
+     * of its set the next */
+    if (style & TIER1_STYLE_HT)
+        return pass % 3 != 1;
     if (style & TIER1_STYLE_TERMINATE_EACH_PASS)
         return true;
     return (style & TIER1_STYLE_BYPASS) && pass >= 9 &&

@@ -106,11 +106,11 @@ static gj2k_status walk_packets(tile_component *components, uint32_t num_compone
         tile_component *tc = &components[pos.component];
         tile_resolution *res = &tc->resolutions[pos.resolution];
         unsigned style = tc->coding.code_block_style;
-        if (style & J2K_CBLK_HT) { /* issue 16: the HT block decoder is yet to come */
+        if (style & J2K_CBLK_HT_MIXED) { /* T.814 Table A.4 */
             status = gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                               "tile %u, component %u: HT code-blocks (ITU-T T.814, Part 15) "
-                               "are not decoded by this version of gj2k", p->tile_index,
-                               pos.component);
+                               "tile %u, component %u: HT and Part 1 code-blocks mixed (ITU-T "
+                               "T.814 MIXED) are not decoded by this version of gj2k",
+                               p->tile_index, pos.component);
             break;
         }
         gj2k_error local = {0};
