@@ -305,9 +305,7 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
                     unsigned m = bound - ((e_k[k] >> n) & 1u);
                     uint32_t v = forward_read(&magsgn, m) + (((e_1[k] >> n) & 1u) << m);
                     uint32_t mu = (v >> 1) + 1, sx = x + (n >> 1), sy = 2 * r + (n & 1u);
-                    unsigned exponent = 0;
-                    for (uint32_t t = v | 1u; t != 0; t >>= 1)
-                        exponent++;
+                    unsigned exponent = 32u - (unsigned)__builtin_clz(v | 1u); /* bits of v */
                     if (n & 1u)
                         below[sx + 1] = (uint8_t)exponent;
                     if (sx < w && sy < h) {
