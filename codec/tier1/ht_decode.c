@@ -197,7 +197,8 @@ static unsigned max4(unsigned a, unsigned b, unsigned c, unsigned d)
 }
 
 /* The HT cleanup pass (7.3) of a w x h block at plane p: signed values
- * into `coefficients`, 1 in `significant` for each significant sample. */
+ * into `coefficients`, 1 in `significant` (when not NULL: the refinement
+ * passes need it) for each significant sample. */
 static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const ht_lookup *lookup,
                                 uint32_t w, uint32_t h, int32_t *coefficients, size_t stride,
                                 uint8_t *significant)
@@ -299,9 +300,8 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
                 unsigned bound = kappa + u[k];
                 if (bound - 1 + p > 30)
                     return GJ2K_ERROR_MALFORMED;
-                for (unsigned n = 0; n < 4; n++) {
-                    if (!((rho[k] >> n) & 1u))
-                        continue;
+                for (unsigned left_bits = rho[k]; left_bits != 0; left_bits &= left_bits - 1) {
+                    unsigned n = (unsigned)__builtin_ctz(left_bits); /* the samples in order */
                     unsigned m = bound - ((e_k[k] >> n) & 1u);
                     uint32_t v = forward_read(&magsgn, m) + (((e_1[k] >> n) & 1u) << m);
                     uint32_t mu = (v >> 1) + 1, sx = x + (n >> 1), sy = 2 * r + (n & 1u);
@@ -311,7 +311,8 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
                     if (sx < w && sy < h) {
                         int32_t magnitude = (int32_t)(mu << p);
                         coefficients[(size_t)sy * stride + sx] = (v & 1u) ? -magnitude : magnitude;
-                        significant[(size_t)sy * w + sx] = 1;
+                        if (significant != NULL)
+                            significant[(size_t)sy * w + sx] = 1;
                     }
                 }
             }
@@ -428,15 +429,17 @@ gj2k_status ht_decode_block(const tier1_decode_request *request, const ht_lookup
     if (lcup > request->size)
         return GJ2K_ERROR_TRUNCATED;
     uint8_t significant[TIER1_MAX_SAMPLES], added[TIER1_MAX_SAMPLES];
-    memset(significant, 0, (size_t)w * h);
+    const bool refine = passes > 1 && p > 0;
+    if (refine)
+        memset(significant, 0, (size_t)w * h);
     gj2k_status status = cleanup_pass(request->data, lcup, p, lookup, w, h, coefficients, stride,
-                                      significant);
+                                      refine ? significant : NULL);
     if (status != GJ2K_OK)
         return status;
     if (result != NULL)
         result->passes_decoded = 1;
     size_t lref = (bytes < request->size ? bytes : request->size) - lcup;
-    if (passes > 1 && p > 0 && lref > 0) {
+    if (refine && lref > 0) {
         refinement_passes(request->data + lcup, lref, passes - 1, p,
                           (request->style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0, w, h,
                           coefficients, stride, significant, added, lowest_known_plane);
