@@ -24,6 +24,23 @@ void tile_block_dequantize(const tier2_block *b, const tile_plane *plane,
     if (!plane->reversible)
         delta = (float)quant_step_size(plane->params.steps[b->subband_index],
                                        quant_dynamic_range(plane->precision, b->band));
+    if (plane->reversible && !plane->halves && roi == 0) {
+        /* dequantize_halves / 2 without its 64-bit detour: |q| + 2^(lowest - 1)
+         * (nothing at lowest 0, every plane known), masked as below */
+        for (uint32_t y = 0; y < height; y++) {
+            const int32_t *row = coefficients + (size_t)y * width;
+            const uint8_t *lowest = lowest_planes + (size_t)y * width;
+            int32_t *target = to.integers + to.origin + (size_t)y * to.stride;
+            for (uint32_t x = 0; x < width; x++) {
+                int32_t q = row[x];
+                uint32_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
+                unsigned l = lowest[x] < 32 ? lowest[x] : 31;
+                uint32_t v = magnitude ? (magnitude + ((1u << l) >> 1)) & 0x7fffffffu : 0;
+                target[x] = q < 0 ? -(int32_t)v : (int32_t)v;
+            }
+        }
+        return;
+    }
     for (uint32_t y = 0; y < height; y++) {
         for (uint32_t x = 0; x < width; x++) {
             size_t i = (size_t)y * width + x;
