@@ -83,8 +83,23 @@ static void empty_block_and_bad_input(void)
     CHECK(decode(empty, 2, &one, 1, 5, 128, 64, out, NULL) == GJ2K_ERROR_INVALID_ARGUMENT);
 }
 
+/* HT codeword segments (T.814 Annex B): the cleanup pass alone, then the
+ * SigProp and MagRef passes of its set together. */
+static void segments_group_ht_passes(void)
+{
+    CHECK(tier1_pass_ends_segment(0, TIER1_STYLE_HT));
+    CHECK(!tier1_pass_ends_segment(1, TIER1_STYLE_HT));
+    CHECK(tier1_pass_ends_segment(2, TIER1_STYLE_HT));
+    CHECK(tier1_pass_ends_segment(3, TIER1_STYLE_HT));
+    CHECK(!tier1_pass_ends_segment(4, TIER1_STYLE_HT));
+    /* the Part 1 rules stand without the HT bit */
+    CHECK(!tier1_pass_ends_segment(0, 0));
+    CHECK(tier1_pass_ends_segment(1, TIER1_STYLE_TERMINATE_EACH_PASS));
+}
+
 static const test_case cases[] = {
     {"vlc_tables_are_complete", vlc_tables_are_complete},
     {"empty_block_and_bad_input", empty_block_and_bad_input},
+    {"segments_group_ht_passes", segments_group_ht_passes},
 };
 TEST_MAIN(cases)
