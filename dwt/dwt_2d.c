@@ -106,13 +106,14 @@ void dwt_band_placement(dwt_rect tile, unsigned level, dwt_band band, uint32_t *
 
 /* Scratch elements for a tile of w x h samples: a batch of columns plus the
  * 1-D scratch of the longer side; 0 when the count would overflow. */
+static size_t column_scratch(size_t h);
+
 static size_t scratch_elements(size_t w, size_t h)
 {
     size_t line = DWT_LINE_SCRATCH(w > h ? w : h);
     if (h > (SIZE_MAX / 4 - line) / DWT_STRIP - 4)
         return 0;
-    size_t batch = DWT_BATCH * h, strip = DWT_STRIP_SCRATCH(h);
-    return (batch > strip ? batch : strip) + line;
+    return column_scratch(h) + line;
 }
 
 /* One level of each direction, for one sample type T, with the 1-D

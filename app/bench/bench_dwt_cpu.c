@@ -8,20 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "dwt.h"
 #include "options.h"
 #include "parallel_pool.h"
 
 #define LEVELS 5
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Best time of `repeats` transforms of `source` into `out`; < 0 on failure. */
 static double time_transform(parallel_pool *pool, dwt_vertical vertical, const int32_t *source,
@@ -32,10 +25,10 @@ static double time_transform(parallel_pool *pool, dwt_vertical vertical, const i
     double best = 1e30;
     for (unsigned r = 0; r < repeats; r++) {
         memcpy(out, source, (size_t)n * n * 4);
-        double start = seconds();
+        double start = now_seconds();
         if (dwt_transform_2d(pool, vertical, out, n, tile, LEVELS, reversible, forward, true) != GJ2K_OK)
             return -1;
-        double elapsed = seconds() - start;
+        double elapsed = now_seconds() - start;
         best = elapsed < best ? elapsed : best;
     }
     return best;

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "gpu_dwt_model.h"
 #include "gpu_strategies.h"
 #include "options.h"
@@ -44,13 +44,6 @@ static double least_bytes(uint32_t n, unsigned levels)
         bytes += 2 * ll * 4;
     }
     return bytes;
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 void bench_dwt_fill_plane(int32_t *plane, uint32_t n, bool reversible)
@@ -344,7 +337,7 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
         }
     }
     if (code == 0 && gpu_dwt_calibrated_count > 0) {
-        double start = now_ms();
+        double start = now_seconds();
         volatile double sink = 0;
         for (size_t i = 0; i < n_rows; i++) {
             gpu_dwt_terms t;
@@ -356,7 +349,7 @@ int bench_dwt_strategies(const char *which, const char *levels_text, uint32_t sm
             if (c != NULL)
                 sink += gpu_dwt_model_time(&device, &t, c);
         }
-        double each = n_rows > 0 ? (now_ms() - start) / n_rows : 0;
+        double each = n_rows > 0 ? (now_seconds() - start) * 1e3 / n_rows : 0;
         (void)sink;
         print_errors(rows, n_rows, &device, gpu_dwt_calibrated, gpu_dwt_calibrated_count,
                      "the model (calibrated on another run) against this run:");

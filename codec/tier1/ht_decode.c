@@ -369,7 +369,7 @@ static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, un
             for (uint32_t x = x0; x < x_end; x++) /* then the signs of the group's new ones */
                 for (uint32_t y = y0; y < y_end; y++) {
                     size_t i = (size_t)y * w + x;
-                    if (!added[i] || coefficients[(size_t)y * stride + x] != 0)
+                    if (!added[i])
                         continue;
                     int32_t magnitude = (int32_t)(1u << plane);
                     coefficients[(size_t)y * stride + x] =

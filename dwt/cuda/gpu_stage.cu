@@ -25,6 +25,7 @@ extern "C" {
 #include "gpu_stage.h"
 }
 
+#include "device_check.cuh"
 #include "dwt_level_kernels.cuh"
 
 namespace {
@@ -34,21 +35,6 @@ constexpr int kThreads = 256;
 template <bool Reversible>
 using FilterOf = dwt_levels::Filter<Reversible ? dwt_levels::k53 : dwt_levels::k97>;
 constexpr int kTimedPhases = 64;
-
-gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
-{
-    cudaGetLastError();
-    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU: %s: %s", what, cudaGetErrorString(e));
-}
-
-#define GPU_CHECK(call, what)                                                                  \
-    do {                                                                                       \
-        cudaError_t gpu_check_e_ = (call);                                                     \
-        if (gpu_check_e_ != cudaSuccess)                                                       \
-            return device_fail(error, gpu_check_e_, what);                                     \
-    } while (0)
-/* Every launch is checked where it is made. */
-#define GPU_LAUNCHED(what) GPU_CHECK(cudaGetLastError(), what)
 
 unsigned blocks_for(size_t n) { return (unsigned)((n + kThreads - 1) / kThreads); }
 

@@ -15,23 +15,10 @@ extern "C" {
 #include "gpu_strategies.h"
 }
 
+#include "device_check.cuh"
 #include "strategy_kernels.cuh"
 
 namespace {
-
-gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *what)
-{
-    cudaGetLastError();
-    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU: %s: %s", what, cudaGetErrorString(e));
-}
-
-#define LAB_CHECK(call, what)                                                                  \
-    do {                                                                                       \
-        cudaError_t lab_check_e_ = (call);                                                     \
-        if (lab_check_e_ != cudaSuccess)                                                       \
-            return device_fail(error, lab_check_e_, what);                                     \
-    } while (0)
-#define LAB_LAUNCHED(what) LAB_CHECK(cudaGetLastError(), what)
 
 using dwt_levels::Area;
 using dwt_strategies::Level;
@@ -125,16 +112,16 @@ extern "C" gj2k_status gpu_dwt_lab_create(gpu_dwt_lab **out, size_t capacity, gj
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     *out = lab;
     lab->capacity = capacity > 0 ? capacity : 1;
-    LAB_CHECK(cudaGetDevice(&lab->device), "cudaGetDevice");
-    LAB_CHECK(cudaDeviceGetAttribute(&lab->sm_count, cudaDevAttrMultiProcessorCount, lab->device),
+    GPU_CHECK(cudaGetDevice(&lab->device), "cudaGetDevice");
+    GPU_CHECK(cudaDeviceGetAttribute(&lab->sm_count, cudaDevAttrMultiProcessorCount, lab->device),
               "device attribute");
-    LAB_CHECK(cudaStreamCreateWithFlags(&lab->stream, cudaStreamNonBlocking), "stream");
-    LAB_CHECK(cudaEventCreate(&lab->start), "event");
-    LAB_CHECK(cudaEventCreate(&lab->stop), "event");
+    GPU_CHECK(cudaStreamCreateWithFlags(&lab->stream, cudaStreamNonBlocking), "stream");
+    GPU_CHECK(cudaEventCreate(&lab->start), "event");
+    GPU_CHECK(cudaEventCreate(&lab->stop), "event");
     for (int i = 0; i < BUFFERS; i++)
-        LAB_CHECK(cudaMalloc(&lab->buffer[i], lab->capacity * 4), "cudaMalloc");
-    LAB_CHECK(cudaMalloc(&lab->differ, sizeof *lab->differ), "cudaMalloc");
-    LAB_CHECK(cudaMalloc(&lab->largest, sizeof *lab->largest), "cudaMalloc");
+        GPU_CHECK(cudaMalloc(&lab->buffer[i], lab->capacity * 4), "cudaMalloc");
+    GPU_CHECK(cudaMalloc(&lab->differ, sizeof *lab->differ), "cudaMalloc");
+    GPU_CHECK(cudaMalloc(&lab->largest, sizeof *lab->largest), "cudaMalloc");
     lab->forward_taps = taps_97(true);
     lab->inverse_taps = taps_97(false);
     return GJ2K_OK;
@@ -172,7 +159,7 @@ extern "C" gj2k_status gpu_dwt_lab_put(gpu_dwt_lab *lab, gpu_dwt_buffer buffer, 
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    LAB_CHECK(cudaMemcpy(lab->buffer[buffer], data, area_size(tile) * 4, cudaMemcpyHostToDevice), "upload");
+    GPU_CHECK(cudaMemcpy(lab->buffer[buffer], data, area_size(tile) * 4, cudaMemcpyHostToDevice), "upload");
     return GJ2K_OK;
 }
 
@@ -182,16 +169,16 @@ extern "C" gj2k_status gpu_dwt_lab_get(gpu_dwt_lab *lab, gpu_dwt_buffer buffer, 
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    LAB_CHECK(cudaStreamSynchronize(lab->stream), "synchronize");
-    LAB_CHECK(cudaMemcpy(data, lab->buffer[buffer], area_size(tile) * 4, cudaMemcpyDeviceToHost), "download");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "synchronize");
+    GPU_CHECK(cudaMemcpy(data, lab->buffer[buffer], area_size(tile) * 4, cudaMemcpyDeviceToHost), "download");
     return GJ2K_OK;
 }
 
 extern "C" gj2k_status gpu_dwt_lab_poison(gpu_dwt_lab *lab, gj2k_error *error)
 {
     for (int i = 0; i < BUFFERS; i++)
-        LAB_CHECK(cudaMemsetAsync(lab->buffer[i], 0xFF, lab->capacity * 4, lab->stream), "poison");
-    LAB_CHECK(cudaStreamSynchronize(lab->stream), "poison");
+        GPU_CHECK(cudaMemsetAsync(lab->buffer[i], 0xFF, lab->capacity * 4, lab->stream), "poison");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "poison");
     return GJ2K_OK;
 }
 
@@ -225,7 +212,7 @@ static gj2k_status register_level(gpu_dwt_lab *lab, bool forward, const void *in
             ll, ll_stride, bands, stride, dwt_levels::Dequantization{}, area, win, (T *)out,
             dwt_levels::SamplesOut{}, out_stride, rows);
     }
-    LAB_LAUNCHED("register level");
+    GPU_LAUNCHED("register level");
     return GJ2K_OK;
 }
 
@@ -266,22 +253,22 @@ static gj2k_status strategy_level(gpu_dwt_lab *lab, gpu_dwt_strategy strategy, b
     case GPU_DWT_SEPARABLE:
         if (forward) {
             tile_level<Wavelet, true, true, false, kSlabW, kSlabH><<<g0, kThreads, 0, s>>>(l, plane_in, mid_out);
-            LAB_LAUNCHED("separable level");
+            GPU_LAUNCHED("separable level");
             tile_level<Wavelet, true, false, true, kStripW, kStripH><<<g1, kThreads, 0, s>>>(l, mid_in, bands_out);
         } else {
             tile_level<Inverse, false, false, true, kStripW, kStripH><<<g0, kThreads, 0, s>>>(l, bands_in, mid_out);
-            LAB_LAUNCHED("separable level");
+            GPU_LAUNCHED("separable level");
             tile_level<Inverse, false, true, false, kSlabW, kSlabH><<<g1, kThreads, 0, s>>>(l, mid_in, plane_out);
         }
         break;
     case GPU_DWT_CONVOLUTION:
         if (forward) {
             convolve_level<Wavelet, true, true><<<g0, kThreads, 0, s>>>(l, plane_in, mid_out, lab->forward_taps);
-            LAB_LAUNCHED("convolution level");
+            GPU_LAUNCHED("convolution level");
             convolve_level<Wavelet, true, false><<<g1, kThreads, 0, s>>>(l, mid_in, bands_out, lab->forward_taps);
         } else {
             convolve_level<Inverse, false, false><<<g0, kThreads, 0, s>>>(l, bands_in, mid_out, lab->inverse_taps);
-            LAB_LAUNCHED("convolution level");
+            GPU_LAUNCHED("convolution level");
             convolve_level<Inverse, false, true><<<g1, kThreads, 0, s>>>(l, mid_in, plane_out, lab->inverse_taps);
         }
         break;
@@ -295,7 +282,7 @@ static gj2k_status strategy_level(gpu_dwt_lab *lab, gpu_dwt_strategy strategy, b
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "strategy lab: unknown strategy %d",
                          (int)strategy);
     }
-    LAB_LAUNCHED("strategy level");
+    GPU_LAUNCHED("strategy level");
     return GJ2K_OK;
 }
 
@@ -336,7 +323,7 @@ static gj2k_status run_levels(gpu_dwt_lab *lab, gpu_dwt_strategy strategy, bool 
         }
         size_t w = last.x1 - last.x0, h = last.y1 - last.y0;
         if (w * h > 0)
-            LAB_CHECK(cudaMemcpy2DAsync(bands, stride * sizeof(T), current, current_stride * sizeof(T),
+            GPU_CHECK(cudaMemcpy2DAsync(bands, stride * sizeof(T), current, current_stride * sizeof(T),
                                         w * sizeof(T), h, cudaMemcpyDeviceToDevice, lab->stream),
                       moved ? "place LL" : "copy");
         return GJ2K_OK;
@@ -365,7 +352,7 @@ static gj2k_status run_levels(gpu_dwt_lab *lab, gpu_dwt_strategy strategy, bool 
         any = true;
     }
     if (!any)
-        LAB_CHECK(cudaMemcpyAsync(back, bands, area_size(tile) * sizeof(T), cudaMemcpyDeviceToDevice,
+        GPU_CHECK(cudaMemcpyAsync(back, bands, area_size(tile) * sizeof(T), cudaMemcpyDeviceToDevice,
                                   lab->stream), "copy");
     return GJ2K_OK;
 }
@@ -383,7 +370,7 @@ extern "C" gj2k_status gpu_dwt_lab_run(gpu_dwt_lab *lab, gpu_dwt_strategy strate
     /* 32-bit 5/3 sums where none can overflow (gpu_levels.cuh narrow_53_holds) */
     unsigned bytes = precision <= 8 ? 1 : precision <= 16 ? 2 : 4;
     bool narrow = reversible && forward && bytes <= 2 && 8 * bytes + 2 * levels <= 28;
-    LAB_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
+    GPU_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
     if (!reversible)
         status = run_levels<dwt_levels::k97>(lab, strategy, forward, tile, levels, error);
     else if (narrow)
@@ -392,10 +379,10 @@ extern "C" gj2k_status gpu_dwt_lab_run(gpu_dwt_lab *lab, gpu_dwt_strategy strate
         status = run_levels<dwt_levels::k53>(lab, strategy, forward, tile, levels, error);
     if (status != GJ2K_OK)
         return status;
-    LAB_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
-    LAB_CHECK(cudaEventSynchronize(lab->stop), "transform");
+    GPU_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
+    GPU_CHECK(cudaEventSynchronize(lab->stop), "transform");
     float elapsed = 0;
-    LAB_CHECK(cudaEventElapsedTime(&elapsed, lab->start, lab->stop), "event time");
+    GPU_CHECK(cudaEventElapsedTime(&elapsed, lab->start, lab->stop), "event time");
     if (ms != nullptr)
         *ms = elapsed;
     return GJ2K_OK;
@@ -406,10 +393,10 @@ extern "C" gj2k_status gpu_dwt_lab_keep(gpu_dwt_lab *lab, bool forward, dwt_rect
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    LAB_CHECK(cudaMemcpyAsync(lab->buffer[forward ? KEPT_BANDS : KEPT_BACK],
+    GPU_CHECK(cudaMemcpyAsync(lab->buffer[forward ? KEPT_BANDS : KEPT_BACK],
                               lab->buffer[forward ? BANDS : BACK], area_size(tile) * 4,
                               cudaMemcpyDeviceToDevice, lab->stream), "keep");
-    LAB_CHECK(cudaStreamSynchronize(lab->stream), "keep");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "keep");
     return GJ2K_OK;
 }
 
@@ -418,9 +405,9 @@ extern "C" gj2k_status gpu_dwt_lab_restore(gpu_dwt_lab *lab, dwt_rect tile, gj2k
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    LAB_CHECK(cudaMemcpyAsync(lab->buffer[BANDS], lab->buffer[KEPT_BANDS], area_size(tile) * 4,
+    GPU_CHECK(cudaMemcpyAsync(lab->buffer[BANDS], lab->buffer[KEPT_BANDS], area_size(tile) * 4,
                               cudaMemcpyDeviceToDevice, lab->stream), "restore");
-    LAB_CHECK(cudaStreamSynchronize(lab->stream), "restore");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "restore");
     return GJ2K_OK;
 }
 
@@ -432,8 +419,8 @@ extern "C" gj2k_status gpu_dwt_lab_compare(gpu_dwt_lab *lab, bool forward, bool 
     if (status != GJ2K_OK)
         return status;
     size_t n = area_size(tile);
-    LAB_CHECK(cudaMemsetAsync(lab->differ, 0, sizeof *lab->differ, lab->stream), "compare");
-    LAB_CHECK(cudaMemsetAsync(lab->largest, 0, sizeof *lab->largest, lab->stream), "compare");
+    GPU_CHECK(cudaMemsetAsync(lab->differ, 0, sizeof *lab->differ, lab->stream), "compare");
+    GPU_CHECK(cudaMemsetAsync(lab->largest, 0, sizeof *lab->largest, lab->stream), "compare");
     const void *a = lab->buffer[forward ? BANDS : BACK], *b = lab->buffer[forward ? KEPT_BANDS : KEPT_BACK];
     unsigned blocks = (unsigned)((n + 255) / 256);
     if (reversible)
@@ -442,12 +429,12 @@ extern "C" gj2k_status gpu_dwt_lab_compare(gpu_dwt_lab *lab, bool forward, bool 
     else
         compare<float><<<blocks, 256, 0, lab->stream>>>((const float *)a, (const float *)b, n,
                                                         lab->differ, lab->largest);
-    LAB_LAUNCHED("compare");
+    GPU_LAUNCHED("compare");
     unsigned long long count = 0;
     float most = 0;
-    LAB_CHECK(cudaMemcpyAsync(&count, lab->differ, sizeof count, cudaMemcpyDeviceToHost, lab->stream), "compare");
-    LAB_CHECK(cudaMemcpyAsync(&most, lab->largest, sizeof most, cudaMemcpyDeviceToHost, lab->stream), "compare");
-    LAB_CHECK(cudaStreamSynchronize(lab->stream), "compare");
+    GPU_CHECK(cudaMemcpyAsync(&count, lab->differ, sizeof count, cudaMemcpyDeviceToHost, lab->stream), "compare");
+    GPU_CHECK(cudaMemcpyAsync(&most, lab->largest, sizeof most, cudaMemcpyDeviceToHost, lab->stream), "compare");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "compare");
     *differ = count;
     *largest = most;
     return GJ2K_OK;
@@ -501,31 +488,46 @@ static int occupancy_of(gpu_dwt_strategy strategy, bool forward, unsigned k, int
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, threads, 0) == cudaSuccess;
 }
 
+/* The fastest of `repeats` runs of `work` (which enqueues on the lab's
+ * stream and returns its CUDA status), by events around it, in ms. */
+template <class Work>
+static gj2k_status best_time(gpu_dwt_lab *lab, int repeats, float *best, gj2k_error *error,
+                             Work work)
+{
+    *best = 1e30f;
+    for (int r = 0; r < repeats; r++) {
+        GPU_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
+        GPU_CHECK(work(), "timed work");
+        GPU_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
+        GPU_CHECK(cudaEventSynchronize(lab->stop), "timed work");
+        float ms = 0;
+        GPU_CHECK(cudaEventElapsedTime(&ms, lab->start, lab->stop), "event time");
+        *best = ms < *best ? ms : *best;
+    }
+    return GJ2K_OK;
+}
+
 extern "C" gj2k_status gpu_dwt_lab_device(gpu_dwt_lab *lab, gpu_dwt_device *d, gj2k_error *error)
 {
     memset(d, 0, sizeof *d);
     int clock_khz = 0;
     d->sm_count = lab->sm_count;
-    LAB_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, lab->device), "device attribute");
-    LAB_CHECK(cudaDeviceGetAttribute(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+    GPU_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, lab->device), "device attribute");
+    GPU_CHECK(cudaDeviceGetAttribute(&d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
                                      lab->device), "device attribute");
     d->clock_ghz = clock_khz * 1e-6;
     /* copy bandwidth: the best of three copies of half the lab's plane */
     size_t bytes = lab->capacity * 2;
-    float best = 1e30f;
-    for (int r = 0; r < 3; r++) {
-        LAB_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
-        LAB_CHECK(cudaMemcpyAsync(lab->buffer[BACK], lab->buffer[SAMPLES], bytes,
-                                  cudaMemcpyDeviceToDevice, lab->stream), "copy");
-        LAB_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
-        LAB_CHECK(cudaEventSynchronize(lab->stop), "copy");
-        float ms = 0;
-        LAB_CHECK(cudaEventElapsedTime(&ms, lab->start, lab->stop), "event time");
-        best = ms < best ? ms : best;
-    }
+    float best = 0;
+    gj2k_status status = best_time(lab, 3, &best, error, [&] {
+        return cudaMemcpyAsync(lab->buffer[BACK], lab->buffer[SAMPLES], bytes,
+                               cudaMemcpyDeviceToDevice, lab->stream);
+    });
+    if (status != GJ2K_OK)
+        return status;
     d->copy_gbps = 2.0 * (double)bytes / (best * 1e6);
     int l2 = 0;
-    LAB_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, lab->device), "device attribute");
+    GPU_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, lab->device), "device attribute");
     d->l2_bytes = l2;
     /* 2-D copies of a square into a buffer twice as wide (the last LL into
      * place): 512 x 512 and 2048 x 2048 (in the L2 cache) give the fixed
@@ -536,17 +538,13 @@ extern "C" gj2k_status gpu_dwt_lab_device(gpu_dwt_lab *lab, gpu_dwt_device *d, g
         size_t side = k == 0 ? 512 : k == 1 ? 2048 : (size_t)sqrt((double)lab->capacity / 4);
         if (side * side * 4 > lab->capacity)
             side = (size_t)sqrt((double)lab->capacity / 4);
-        float fastest = 1e30f;
-        for (int r = 0; r < 5; r++) {
-            LAB_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
-            LAB_CHECK(cudaMemcpy2DAsync(lab->buffer[BACK], 2 * side * 4, lab->buffer[SAMPLES], side * 4,
-                                        side * 4, side, cudaMemcpyDeviceToDevice, lab->stream), "copy");
-            LAB_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
-            LAB_CHECK(cudaEventSynchronize(lab->stop), "copy");
-            float ms = 0;
-            LAB_CHECK(cudaEventElapsedTime(&ms, lab->start, lab->stop), "event time");
-            fastest = ms < fastest ? ms : fastest;
-        }
+        float fastest = 0;
+        status = best_time(lab, 5, &fastest, error, [&] {
+            return cudaMemcpy2DAsync(lab->buffer[BACK], 2 * side * 4, lab->buffer[SAMPLES], side * 4,
+                                     side * 4, side, cudaMemcpyDeviceToDevice, lab->stream);
+        });
+        if (status != GJ2K_OK)
+            return status;
         copy_ms[k] = fastest;
         copy_bytes[k] = 2.0 * (double)(side * side * 4);
     }
@@ -558,15 +556,15 @@ extern "C" gj2k_status gpu_dwt_lab_device(gpu_dwt_lab *lab, gpu_dwt_device *d, g
     d->copy2d_gbps = copy_bytes[2] / (copy_ms[2] * 1e6);
     /* launch latency: 200 empty kernels back to back */
     empty_kernel<<<1, 32, 0, lab->stream>>>();
-    LAB_LAUNCHED("empty kernel");
-    LAB_CHECK(cudaEventRecord(lab->start, lab->stream), "event");
-    for (int i = 0; i < 200; i++)
-        empty_kernel<<<1, 32, 0, lab->stream>>>();
-    LAB_LAUNCHED("empty kernel");
-    LAB_CHECK(cudaEventRecord(lab->stop, lab->stream), "event");
-    LAB_CHECK(cudaEventSynchronize(lab->stop), "launches");
+    GPU_LAUNCHED("empty kernel");
     float ms = 0;
-    LAB_CHECK(cudaEventElapsedTime(&ms, lab->start, lab->stop), "event time");
+    status = best_time(lab, 1, &ms, error, [&] {
+        for (int i = 0; i < 200; i++)
+            empty_kernel<<<1, 32, 0, lab->stream>>>();
+        return cudaGetLastError();
+    });
+    if (status != GJ2K_OK)
+        return status;
     d->launch_us = ms * 1e3 / 200;
     for (int s = 0; s < GPU_DWT_STRATEGIES; s++)
         for (int rev = 0; rev < 2; rev++)

@@ -14,6 +14,7 @@
 #include "dwt.h"
 #include "gj2k.h"
 #include "gpu_stage.h"
+#include "gpu_test_support.h"
 #include "level_shift.h"
 #include "quantization.h"
 #include "test_harness.h"
@@ -25,14 +26,6 @@ static gpu_stage *open_gpu(void)
     if (gpu_stage_create(&gpu, &error) != GJ2K_OK)
         test_skip(error.message);
     return gpu; /* each case reserves its buffers before poisoning them (case_rect) */
-}
-
-/* Random cases a test runs: GJ2K_GPU_TEST_CASES (fewer under compute-sanitizer), else 60. */
-static int case_count(void)
-{
-    const char *text = getenv("GJ2K_GPU_TEST_CASES");
-    int n = text ? atoi(text) : 60;
-    return n > 0 ? n : 60;
 }
 
 /* The rows a warp gives in the level kernels, case by case: 2 puts a
@@ -49,16 +42,6 @@ static int rows_choice(int i)
 #define POISON_BYTE 0xAB
 
 static size_t area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
-
-/* A random tile-component: sizes from 1 to ~300 (often odd), any origin parity. */
-static dwt_rect random_rect(void)
-{
-    uint32_t x0 = (uint32_t)test_random_range(0, 9), y0 = (uint32_t)test_random_range(0, 9);
-    int64_t shape = test_random_range(0, 9);
-    uint32_t w = shape == 0 ? 1 : (uint32_t)test_random_range(1, 300);
-    uint32_t h = shape == 1 ? 1 : (uint32_t)test_random_range(1, 300);
-    return (dwt_rect){x0, y0, x0 + w, y0 + h};
-}
 
 /* A plane for the strips cases: tall enough for several strips when the
  * stage may hold only a part of it (strips_limit), any origin. */
@@ -82,7 +65,7 @@ static size_t strips_limit(dwt_rect r)
  * poison reaches them: all of it, or (strips) a part of it. */
 static dwt_rect case_rect(gpu_stage *gpu, bool strips)
 {
-    dwt_rect r = strips ? random_tall_rect() : random_rect();
+    dwt_rect r = strips ? random_tall_rect() : gpu_test_random_rect();
     size_t limit = strips ? strips_limit(r) : 0;
     gj2k_error error = {0};
     gpu_stage_set_memory_limit(gpu, limit);
@@ -249,7 +232,7 @@ static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
 static void test_forward_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
-    for (int i = 0; i < case_count(); i++) {
+    for (int i = 0; i < gpu_test_case_count(60); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i)); /* block boundaries everywhere, and the default */
         forward_case(gpu, true, i % 2 == 0, false, "5/3");
         forward_case(gpu, false, i % 2 == 0, false, "9/7");
@@ -376,7 +359,7 @@ static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips,
 static void test_inverse_matches_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
-    for (int i = 0; i < case_count(); i++) {
+    for (int i = 0; i < gpu_test_case_count(60); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i));
         inverse_case(gpu, true, i % 2 == 0, false, "5/3");
         inverse_case(gpu, false, i % 2 == 0, false, "9/7");
@@ -533,7 +516,7 @@ static void test_decode_conformance_same(void)
 static void test_corrupt_same_error(void)
 {
     gpu_stage_destroy(open_gpu());
-    int decoded = 0, refused = 0, streams = case_count() < 8 ? case_count() : 8;
+    int decoded = 0, refused = 0, streams = gpu_test_case_count(60) < 8 ? gpu_test_case_count(60) : 8;
     for (int i = 0; i < streams; i++) {
         gj2k_image *image = make_image(0, 0, (uint32_t)test_random_range(60, 300),
                                        (uint32_t)test_random_range(60, 300), 3, 8);
@@ -594,7 +577,7 @@ static void test_corrupt_same_error(void)
 static void test_strips_match_cpu(void)
 {
     gpu_stage *gpu = open_gpu();
-    for (int i = 0; i < case_count() / 2 + 1; i++) {
+    for (int i = 0; i < gpu_test_case_count(60) / 2 + 1; i++) {
         gpu_stage_set_rows(gpu, rows_choice(i));
         forward_case(gpu, true, i % 2 == 0, true, "5/3 in strips");
         forward_case(gpu, false, i % 2 == 0, true, "9/7 in strips");

@@ -11,6 +11,7 @@
 
 #include "dwt.h"
 #include "gpu_strategies.h"
+#include "gpu_test_support.h"
 #include "test_harness.h"
 
 #define CAPACITY ((size_t)400 * 400)
@@ -24,23 +25,6 @@ static gpu_dwt_lab *open_lab(void)
         test_skip(error.message);
     }
     return lab;
-}
-
-static int case_count(void)
-{
-    const char *text = getenv("GJ2K_GPU_TEST_CASES");
-    int n = text ? atoi(text) : 40;
-    return n > 0 ? n : 40;
-}
-
-/* Sizes 1 to ~300 (a side of 1 now and then), any origin parity. */
-static dwt_rect random_rect(void)
-{
-    uint32_t x0 = (uint32_t)test_random_range(0, 9), y0 = (uint32_t)test_random_range(0, 9);
-    int64_t shape = test_random_range(0, 9);
-    uint32_t w = shape == 0 ? 1 : (uint32_t)test_random_range(1, 300);
-    uint32_t h = shape == 1 ? 1 : (uint32_t)test_random_range(1, 300);
-    return (dwt_rect){x0, y0, x0 + w, y0 + h};
 }
 
 static size_t area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y0); }
@@ -74,8 +58,8 @@ static void run_cases(bool reversible)
     gj2k_error error = {0};
     int32_t *input = xmalloc(CAPACITY * 4), *forward = xmalloc(CAPACITY * 4);
     int32_t *inverse = xmalloc(CAPACITY * 4), *got = xmalloc(CAPACITY * 4);
-    for (int c = 0; c < case_count(); c++) {
-        dwt_rect r = random_rect();
+    for (int c = 0; c < gpu_test_case_count(40); c++) {
+        dwt_rect r = gpu_test_random_rect();
         size_t n = area(r), stride = r.x1 - r.x0;
         unsigned levels = (unsigned)test_random_range(0, 7);
         /* 8-bit samples (the 5/3's 32-bit sums) or wide ones */
