@@ -159,7 +159,12 @@ extern "C" gj2k_status gpu_dwt_lab_put(gpu_dwt_lab *lab, gpu_dwt_buffer buffer, 
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    GPU_CHECK(cudaMemcpy(lab->buffer[buffer], data, area_size(tile) * 4, cudaMemcpyHostToDevice), "upload");
+    /* on the lab's stream: a non-blocking stream does not wait for the legacy
+     * default stream, and a pageable upload may still be under way when
+     * cudaMemcpy returns */
+    GPU_CHECK(cudaMemcpyAsync(lab->buffer[buffer], data, area_size(tile) * 4, cudaMemcpyHostToDevice,
+                              lab->stream), "upload");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "upload");
     return GJ2K_OK;
 }
 
@@ -169,8 +174,9 @@ extern "C" gj2k_status gpu_dwt_lab_get(gpu_dwt_lab *lab, gpu_dwt_buffer buffer, 
     gj2k_status status = check_tile(lab, tile, error);
     if (status != GJ2K_OK)
         return status;
-    GPU_CHECK(cudaStreamSynchronize(lab->stream), "synchronize");
-    GPU_CHECK(cudaMemcpy(data, lab->buffer[buffer], area_size(tile) * 4, cudaMemcpyDeviceToHost), "download");
+    GPU_CHECK(cudaMemcpyAsync(data, lab->buffer[buffer], area_size(tile) * 4, cudaMemcpyDeviceToHost,
+                              lab->stream), "download");
+    GPU_CHECK(cudaStreamSynchronize(lab->stream), "download");
     return GJ2K_OK;
 }
 
