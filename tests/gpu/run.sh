@@ -3,16 +3,19 @@
 # runs every test, then the benchmarks, and prints a short table last.
 # Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
 #   bash tests/gpu/run.sh quick   builds gj2k and the GPU test only, runs those and `bench dwt`.
-# Logs go to $OUT when set (the device tool brings them back), else build/gpu-logs.
+# Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
+# they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-logs=${OUT:-build/gpu-logs}
-mkdir -p "$logs"
+logs=build/gpu-logs
+rm -rf "$logs"; mkdir -p "$logs"
 jobs=$(nproc)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
 step() { echo "== $*"; }
+# deliver: the logs to $OUT, when the device tool set it
+deliver() { [ -n "${OUT:-}" ] && tar czf "$OUT/logs.tgz" -C build gpu-logs && cp "$logs"/summary.txt "$OUT/" 2>/dev/null; true; }
 step "configure and build (CUDA on, sm_90)"
 # nvJPEG2000 for the side-by-side benchmark, when carried (.nvjpeg2k: the
 # wheel's nvidia/nvjpeg2k folder, include/ and lib/).
@@ -51,6 +54,7 @@ if [ "${1:-}" = quick ]; then
     build/gpu/gj2k_nvjpeg2k_bench .bench/photo4k.ppm 5 | tee "$logs/nvjpeg2k.txt"
     rc=$((rc | PIPESTATUS[0]))
   fi
+  deliver
   exit "$rc"
 fi
 
@@ -64,28 +68,8 @@ ctest --test-dir build/gpu -j "$jobs" --output-on-failure >"$logs/ctest.txt" 2>&
 tests_rc=$?
 tail -5 "$logs/ctest.txt"
 
-step "compute-sanitizer memcheck (small cases)"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-if [ -x "$sanitizer" ]; then
-  for case in forward_matches_cpu inverse_matches_cpu strips_match_cpu corrupt_same_error; do
-    GJ2K_GPU_TEST_CASES=4 "$sanitizer" --tool memcheck --error-exitcode 1 \
-      build/gpu/tests/gpu/test_gpu_stage "$case" >"$logs/memcheck-$case.txt" 2>&1
-    rc=$?; echo "memcheck $case: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
-    [ $rc -eq 0 ] || tests_rc=1
-  done
-  for run in "test_tier1_gpu gpu_matches_host" "test_tier1_gpu placed_matches_host" \
-             "test_tier1_encode_gpu gpu_matches_host"; do
-    read -r t c <<<"$run"
-    for tool in memcheck racecheck; do
-      GJ2K_GPU_TEST_CASES=6 "$sanitizer" --tool "$tool" --error-exitcode 1 \
-        build/gpu/tests/codec/tier1/$t "$c" >"$logs/$tool-$t-$c.txt" 2>&1
-      rc=$?; echo "$tool $t $c: $([ $rc -eq 0 ] && echo clean || echo "FAILED ($rc)")" | tee -a "$logs/memcheck.txt"
-      [ $rc -eq 0 ] || tests_rc=1
-    done
-  done
-else
-  echo "memcheck: compute-sanitizer not found" | tee "$logs/memcheck.txt"
-fi
+step "compute-sanitizer (small cases)"
+bash tests/gpu/sanitize.sh build/gpu "$logs" || tests_rc=1
 
 step "benchmarks"
 build/gpu/tests/codec/tier1/test_tier1_gpu bench | tee "$logs/bench-tier1.txt"
@@ -136,10 +120,9 @@ fi
   bash tests/gpu/whole_process.sh | tee "$logs/whole-process.txt"
 
 step "summary"
+{
 gpu=$(grep '^GPU:' "$logs/version.txt" | cut -c6-)
 passed=$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)
-printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
-cat "$logs/memcheck.txt"
 grep -E '^tier1' "$logs/bench-tier1.txt" | sed 's/^/bench: /'
 grep -E '^\| [0-9]' "$logs/bench-dwt.txt" | sed 's/^/dwt: /'
 grep -E '^\| 8192² \| .* \| 5 \| .* \* \|' "$logs/bench-strategies.txt" | sed 's/^/strategies: /'
@@ -150,4 +133,10 @@ grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench
 [ -f "$logs/nvjpeg2k-8k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k-8k.txt" | sed 's/^/nvjpeg2k 8K: /'
 [ -f "$logs/batch.txt" ] && grep -E '^\| [ed]' "$logs/batch.txt" | sed 's/^/batch: /'
 [ -f "$logs/whole-process.txt" ] && grep -E 'ms  gpu|DIFFER' "$logs/whole-process.txt" | sed 's/^/whole: /'
+# the verdicts last, where a short tail of the output still shows them
+[ -f "$logs/ctest.txt" ] && grep -E '(Failed|\*\*\*Exception|Timeout)' "$logs/ctest.txt" | sed 's/^/ctest: /'
+cat "$logs/memcheck.txt"
+printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
+} 2>&1 | tee "$logs/summary.txt"
+deliver
 exit $tests_rc
