@@ -9,6 +9,7 @@
 #include "dwt.h"
 #include "error.h"
 #include "forward_plane.h"
+#include "ht_encode.h"
 #include "parallel_pool.h"
 #include "plane_gate.h"
 #include "tier1.h"
@@ -33,6 +34,8 @@ typedef struct block_coding {
     unsigned num_layers;
     plane_gate *readiness;          /* NULL: every component is ready */
     const size_t *only;             /* NULL: every block; else the blocks to code */
+    const ht_encode_tables *ht;     /* HT blocks (T.814): the CxtVLC codes; else NULL */
+    bool ht_every_plane;            /* HT: a choice at every plane, for rate control */
 } block_coding;
 
 /* Keeps a block's Tier-1 output in eb: its passes' lengths and weighted
@@ -60,6 +63,35 @@ static gj2k_status keep_block(encoded_block *eb, const tier1_pass_info *passes, 
     return GJ2K_OK;
 }
 
+/* Keeps an HT block's choices in eb: each one's length (made
+ * non-decreasing for rate control's estimates; Tier-2 sends the real
+ * ones) and weighted distortion as a pass's. */
+static gj2k_status keep_ht_block(encoded_block *eb, ht_encoded_block *ht, double weight,
+                                 unsigned num_layers)
+{
+    tier1_pass_info passes[TIER1_MAX_PLANES];
+    size_t longest = 0;
+    for (unsigned j = 0; j < ht->num_choices; j++) {
+        longest = ht->lengths[j] > longest ? ht->lengths[j] : longest;
+        passes[j] = (tier1_pass_info){.length = longest,
+                                      .distortion_reduction = ht->distortion_reduction[j],
+                                      .ends_segment = true};
+    }
+    eb->choices = calloc(ht->num_choices ? ht->num_choices : 1, sizeof *eb->choices);
+    if (eb->choices == NULL)
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    for (unsigned j = 0; j < ht->num_choices; j++)
+        eb->choices[j] = (tile_codeblock_choice){.data = ht->data + ht->offsets[j],
+                                                 .length = ht->lengths[j], .plane = ht->planes[j]};
+    gj2k_status status = keep_block(eb, passes, ht->num_choices, ht->num_planes, ht->data,
+                                    ht->size, weight, num_layers);
+    if (status != GJ2K_OK) {
+        free(eb->choices);
+        eb->choices = NULL;
+    }
+    return status;
+}
+
 static gj2k_status code_block(void *context, size_t index, unsigned worker)
 {
     block_coding *work = context;
@@ -77,6 +109,18 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     const int32_t *origin = work->origins[index];
     const uint8_t *fractions =
         plane->fractions ? plane->fractions + (origin - plane->integers) : NULL;
+    if (work->ht != NULL) {
+        ht_encoded_block ht;
+        gj2k_status status = ht_encode_block(origin, fractions, stride, width, height,
+                                             work->ht_every_plane, work->ht, &ht);
+        if (status == GJ2K_OK) {
+            status = keep_ht_block(eb, &ht, plane->plan->weight[eb->subband_index],
+                                   work->num_layers);
+            if (status != GJ2K_OK)
+                ht_encoded_block_release(&ht);
+        }
+        return status;
+    }
     gj2k_status status = tier1_encode_block_with_fractions(
         origin, fractions, stride, width, height, band, plane->plan->coding.code_block_style,
         TIER1_MAX_PLANES, work->workspaces[worker], out);
@@ -151,9 +195,19 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
     block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
                          .origins = origins, .num_layers = plan->cod.layers,
                          .readiness = readiness, .only = only};
+    ht_encode_tables *ht = NULL;
+    if (plan->cod.coding.code_block_style & TIER1_STYLE_HT) {
+        ht = malloc(sizeof *ht);
+        if (ht != NULL)
+            ht_encode_tables_build(ht);
+        work.ht = ht;
+        work.ht_every_plane = !(plan->cod.layers == 1 && plan->layers[0].lossless);
+    }
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.scratch = calloc(threads, sizeof *work.scratch);
-    gj2k_status status = work.workspaces && work.scratch ? GJ2K_OK : GJ2K_ERROR_OUT_OF_MEMORY;
+    gj2k_status status = work.workspaces && work.scratch && (ht != NULL || work.ht == NULL)
+                             ? GJ2K_OK
+                             : GJ2K_ERROR_OUT_OF_MEMORY;
     for (unsigned t = 0; t < threads && status == GJ2K_OK; t++) {
         work.workspaces[t] = tier1_workspace_create();
         work.scratch[t] = malloc(sizeof **work.scratch);
@@ -170,6 +224,7 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
     }
     free(work.workspaces);
     free(work.scratch);
+    free(ht);
     if (status != GJ2K_OK)
         return gj2k_fail(error, status, "tile %u: code-block coding failed (%s)", tile->index,
                          gj2k_status_name(status));
@@ -689,6 +744,7 @@ void encoded_tile_free(encoded_tile *tile)
     for (size_t i = 0; tile->blocks != NULL && i < tile->num_blocks; i++) {
         free(tile->blocks[i].data);
         free(tile->blocks[i].lengths); /* holds distortion and layer_passes too */
+        free(tile->blocks[i].choices);
     }
     free(tile->blocks);
     for (uint32_t c = 0; tile->components != NULL && c < tile->num_components; c++)

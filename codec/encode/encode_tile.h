@@ -26,6 +26,9 @@ typedef struct encoded_block {
     size_t *lengths;           /* per pass: bytes that decode passes 0..j */
     double *distortion;        /* per pass: weighted squared error it removes (may be < 0) */
     uint8_t *layer_passes;     /* per layer: passes included once it is sent */
+    /* HT blocks: num_passes choices (into data), coarsest first; a "pass" of
+     * lengths and distortion is then a choice (tile_codeblock_source). */
+    tile_codeblock_choice *choices;
     tile_codeblock_source source;
 } encoded_block;
 

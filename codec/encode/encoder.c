@@ -190,7 +190,10 @@ static gj2k_status settle_bit_planes(encoder_run *run, gj2k_error *error)
             b->source = (tile_codeblock_source){.data = b->data, .pass_lengths = b->lengths,
                                                 .num_passes = b->num_passes,
                                                 .missing_msbs = mb - b->num_planes,
-                                                .layer_passes = b->layer_passes};
+                                                .layer_passes = b->layer_passes,
+                                                .choices = b->choices};
+            for (unsigned j = 0; b->choices != NULL && j < b->num_passes; j++)
+                b->choices[j].missing_msbs = mb - 1 - b->choices[j].plane; /* T.814 7.1 */
             b->block->source = &b->source;
         }
     return GJ2K_OK;
@@ -565,7 +568,9 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = gpu_stage_open(options->device, run.plan.total_samples,
                                 GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES, &run.gpu.stage, error);
     gj2k_error unused = {0};
-    if (status == GJ2K_OK && run.gpu.stage != NULL &&
+    /* HT blocks (T.814) are coded on the CPU threads */
+    bool ht = (run.plan.cod.coding.code_block_style & TIER1_STYLE_HT) != 0;
+    if (status == GJ2K_OK && run.gpu.stage != NULL && !ht &&
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;

@@ -247,13 +247,36 @@ gj2k_status packet_read(packet_header *header, tile_precinct *precinct, unsigned
 
 /* ------------------------------------------------------------- writing */
 
+/* The choice an HT block's source sends by layer `layer`, or NULL. */
+static const tile_codeblock_choice *source_choice(const tile_codeblock_source *s, unsigned layer)
+{
+    if (s == NULL || s->choices == NULL || s->layer_passes == NULL)
+        return NULL;
+    unsigned n = s->layer_passes[layer];
+    return n > 0 && n <= s->num_passes ? &s->choices[n - 1] : NULL;
+}
+
 /* Passes a block's source puts in the packets of layers 0..layer. */
 static unsigned source_passes(const tile_codeblock_source *s, unsigned layer)
 {
     if (s == NULL || s->layer_passes == NULL)
         return 0;
+    if (s->choices != NULL)
+        return source_choice(s, layer) != NULL; /* one cleanup pass */
     unsigned n = s->layer_passes[layer];
     return n < s->num_passes ? n : s->num_passes;
+}
+
+/* The missing MSBs the block is sent with: its choice's, for HT choices
+ * (the one of the last layer: the first that includes it must agree). */
+static unsigned source_missing_msbs(const tile_codeblock_source *s, unsigned num_layers)
+{
+    if (s == NULL)
+        return 0;
+    if (s->choices == NULL)
+        return s->missing_msbs;
+    const tile_codeblock_choice *c = source_choice(s, num_layers - 1);
+    return c != NULL ? c->missing_msbs : 0;
 }
 
 static void setup_trees(tile_precinct *precinct, unsigned num_bands, unsigned num_layers)
@@ -270,7 +293,7 @@ static void setup_trees(tile_precinct *precinct, unsigned num_bands, unsigned nu
                         break;
                     }
                 tag_tree_set_value(&pb->inclusion, x, y, first);
-                tag_tree_set_value(&pb->zero_planes, x, y, s != NULL ? s->missing_msbs : 0);
+                tag_tree_set_value(&pb->zero_planes, x, y, source_missing_msbs(s, num_layers));
             }
         tag_tree_update_minima(&pb->inclusion);
         tag_tree_update_minima(&pb->zero_planes);
@@ -285,12 +308,22 @@ static size_t pass_end(const tile_codeblock_source *s, unsigned passes)
 }
 
 static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, unsigned layer,
-                               unsigned style, packet_bit_writer *bits, byte_buffer *payload,
-                               gj2k_error *error)
+                               unsigned num_layers, unsigned style, packet_bit_writer *bits,
+                               byte_buffer *payload, gj2k_error *error)
 {
     tile_codeblock *block = &pb->blocks[(size_t)y * pb->blocks_wide + x];
     const tile_codeblock_source *s = block->source;
     unsigned target = source_passes(s, layer);
+    tile_codeblock_source chosen; /* an HT block's choice, seen as one pass */
+    const tile_codeblock_choice *choice = source_choice(s, layer);
+    if (choice != NULL) {
+        if (choice != source_choice(s, num_layers - 1))
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "an HT code-block changes its cleanup pass between layers");
+        chosen = (tile_codeblock_source){.data = choice->data, .pass_lengths = &choice->length,
+                                         .num_passes = 1, .missing_msbs = choice->missing_msbs};
+        s = &chosen;
+    }
     unsigned first = block->num_passes;
     unsigned n = target > first ? target - first : 0;
     if (n > PACKET_MAX_NEW_PASSES)
@@ -371,7 +404,8 @@ gj2k_status packet_write(tile_precinct *precinct, unsigned num_bands, unsigned l
         tile_precinct_band *pb = &precinct->bands[b];
         for (uint32_t y = 0; y < pb->blocks_high && status == GJ2K_OK; y++)
             for (uint32_t x = 0; x < pb->blocks_wide && status == GJ2K_OK; x++)
-                status = write_block(pb, x, y, layer, style, &bits, &payload, error);
+                status = write_block(pb, x, y, layer, options->num_layers, style, &bits, &payload,
+                                     error);
     }
     packet_bits_flush(&bits);
     if (options->use_eph)
