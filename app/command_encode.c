@@ -156,13 +156,15 @@ int command_encode(int argc, char **argv)
         return EXIT_USAGE;
     if (options_has(&parsed, "--help")) {
         options_print_help(
-            "gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jpc,jp2} [options]",
+            "gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jpc,jp2,jhc,jph} [options]",
             "Compresses an image file to a JPEG 2000 codestream or JP2 file. The options\n"
             "follow opj_compress. Without -r/-q/--bpp/--bytes the result is lossless (5/3,\n"
             "one layer); each value of those gives one quality layer. A compression ratio\n"
             "is raw bytes / output bytes, raw bytes being the sum over components of\n"
             "width * height * precision / 8; bits per pixel count the whole output over\n"
-            "the image area; PSNR is over all components together.",
+            "the image area; PSNR is over all components together. --ht (or -M 64, or an\n"
+            "output named .jhc or .jph) codes every code-block with HTJ2K's block coder\n"
+            "(ITU-T T.814) in one quality layer; a .jph file is JP2's boxes branded 'jph '.",
             encode_options, encode_option_count);
         options_free(&parsed);
         return 0;

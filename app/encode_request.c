@@ -11,7 +11,8 @@
 const option_spec encode_options[] = {
     {"-i", "FILE", "input image (.png .tif .pgm .ppm .pnm .pam .pbm .pgx .bmp .raw .rawl, "
                    "or JPEG 2000 to re-encode)"},
-    {"-o", "FILE", "output: .j2k .j2c .jpc (codestream) or .jp2 (JP2 file)"},
+    {"-o", "FILE", "output: .j2k .j2c .jpc (codestream) or .jp2 (JP2 file); .jhc (codestream) "
+                   "or .jph (JPH file) turn --ht on"},
     {"-F", "GEOMETRY", "raw input geometry, as opj_compress: W,H,NCOMP,BITS,{s,u}[@DXxDY:...]"},
     {"-r", "R1,R2,...", "compression ratio of each layer, decreasing; 1 or 0 last: lossless"},
     {"-q", "P1,P2,...", "PSNR in dB of each layer, increasing; 0 last: lossless"},
@@ -28,7 +29,9 @@ const option_spec encode_options[] = {
     {"-POC", "T1=R0,C0,L1,R1,C1,ORDER/...", "progression order changes, as opj_compress; "
                                             "T<n> is tile n-1, none: every tile"},
     {"-M", "STYLE", "code-block style, 0..63: 1 bypass, 2 reset, 4 restart, 8 vertically "
-                    "causal, 16 predictable termination, 32 segmentation symbols"},
+                    "causal, 16 predictable termination, 32 segmentation symbols; "
+                    "64 (or 72, with 8): HT code-blocks, as --ht"},
+    {"--ht", NULL, "HTJ2K (T.814): every code-block HT; one quality layer"},
     {"-SOP", NULL, "a start-of-packet marker before each packet"},
     {"-EPH", NULL, "an end-of-packet-header marker after each packet header"},
     {"-PLT", NULL, "packet lengths in each tile-part header"},
@@ -212,9 +215,11 @@ static size_t parse_progression_changes(const char *text, gj2k_progression_chang
     return 0;
 }
 
-/* The format an output path names: .j2k .j2c .jpc or .jp2, else UNKNOWN. */
-static gj2k_file_format output_format(const char *path)
+/* The format an output path names: .j2k .j2c .jpc .jhc or .jp2 .jph, else
+ * UNKNOWN; *htj2k tells whether the name is HTJ2K's (.jhc .jph, T.814 Annex D). */
+static gj2k_file_format output_format(const char *path, bool *htj2k)
 {
+    *htj2k = false;
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     if (dot == NULL || (slash != NULL && dot < slash))
         return GJ2K_FORMAT_UNKNOWN;
@@ -224,10 +229,12 @@ static gj2k_file_format output_format(const char *path)
         return GJ2K_FORMAT_UNKNOWN;
     for (size_t i = 0; i < length; i++)
         extension[i] = (char)(dot[1 + i] >= 'A' && dot[1 + i] <= 'Z' ? dot[1 + i] + 32 : dot[1 + i]);
+    *htj2k = strcmp(extension, "jhc") == 0 || strcmp(extension, "jph") == 0;
     if (strcmp(extension, "j2k") == 0 || strcmp(extension, "j2c") == 0 ||
-        strcmp(extension, "jpc") == 0)
+        strcmp(extension, "jpc") == 0 || strcmp(extension, "jhc") == 0)
         return GJ2K_FORMAT_J2K;
-    return strcmp(extension, "jp2") == 0 ? GJ2K_FORMAT_JP2 : GJ2K_FORMAT_UNKNOWN;
+    return strcmp(extension, "jp2") == 0 || strcmp(extension, "jph") == 0 ? GJ2K_FORMAT_JP2
+                                                                           : GJ2K_FORMAT_UNKNOWN;
 }
 
 /* Reports "encode: OPTION VALUE: expected ..." and gives false. */
@@ -248,9 +255,11 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         report_error("encode: needs -i INPUT and -o OUTPUT (see gj2k encode --help)");
         return false;
     }
-    o->format = output_format(request->output);
+    o->format = output_format(request->output, &o->high_throughput);
     if (o->format == GJ2K_FORMAT_UNKNOWN)
-        return bad_value("-o", request->output, "a .j2k, .j2c, .jpc or .jp2 file name");
+        return bad_value("-o", request->output,
+                         "a .j2k, .j2c, .jpc, .jhc, .jp2 or .jph file name");
+    o->high_throughput = o->high_throughput || options_has(parsed, "--ht");
 
     const char *rate_option = NULL;
     for (size_t i = 0; i < RATE_OPTION_COUNT; i++) {
@@ -335,9 +344,23 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         o->progression_changes = request->changes;
     }
     if ((text = options_get(parsed, "-M")) != NULL) {
-        if (!options_parse_uint(text, 0, 63, &value))
-            return bad_value("-M", text, "a code-block style of 0..63");
+        /* Part 1's bits (Table A.19), or 64 for HT with 8 alone beside it */
+        if (!options_parse_uint(text, 0, 127, &value) ||
+            (value > 63 && (value & ~(unsigned long)(64 | 8)) != 0))
+            return bad_value("-M", text, "a code-block style of 0..63, or 64 or 72 for HT");
         o->code_block_style = (unsigned)value;
+    }
+    if (o->high_throughput || (o->code_block_style & 64)) {
+        if (o->code_block_style & ~(64u | 8u)) {
+            report_error("encode: -M %u with HT code-blocks (--ht, .jhc, .jph): of the Part 1 "
+                         "styles HT takes only 8 (vertically causal)", o->code_block_style);
+            return false;
+        }
+        if (o->num_layers > 1) {
+            report_error("encode: HT encoding takes one quality layer (%s with one value)",
+                         rate_option);
+            return false;
+        }
     }
     if ((text = options_get(parsed, "-mct")) != NULL) {
         if (!options_parse_uint(text, 0, 1, &value))

@@ -10,11 +10,17 @@
  * DWT97_INV_K_INTEROP, 3.3e-5 of it smaller than OpenJPH's), which moves a
  * 16-bit sample by up to 3; the bound is 1 + ceil(3.3e-5 * 2^bits).
  *
- *   ht_crosscheck [--quick] [-v]
+ * The other way (--only encode): gj2k encodes HT over the same matrix (and
+ * rate targets on irreversible ones), and ojph_expand, opj_decompress and
+ * grk_decompress decode it: reversible files give the source samples in
+ * every one, irreversible ones gj2k's own decoding within the bound above
+ * (OpenJPH) or +-1 (OpenJPEG, Grok).
+ *
+ *   ht_crosscheck [--only decode|encode] [--quick] [-v]
  *
  * One line per case on failure (all with -v), then "HT cross-check: N
- * passed, M failed". Exit 1 on any failure; 77 (skip) when ojph_compress or
- * ojph_expand is missing, except that their absence fails when CI is set. */
+ * passed, M failed". Exit 1 on any failure; 77 (skip) when a peer's tool
+ * is missing, except that its absence fails when CI is set. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,31 +182,160 @@ done:
     return ok;
 }
 
+/* ------------------------------------------------ gj2k encodes, peers decode */
+
+typedef struct peer_tools {
+    char expand[4096], opj[4096], grk[4096];
+} peer_tools;
+
+/* Decodes `coded` with grk_decompress (to PNM) or ojph_expand into *out. */
+static bool peer_decode(const char *tool, const char *coded, const char *output, const char *log,
+                        gj2k_image **out, char *why, size_t why_size)
+{
+    const char *args[] = {tool, "-i", coded, "-o", output, NULL};
+    int status = tool_run((char *const *)args, log);
+    gj2k_error error = {0};
+    if (status != 0 || gj2k_image_read_file(output, NULL, out, &error) != GJ2K_OK) {
+        char tail[512] = "";
+        tool_log_tail(log, tail, sizeof tail);
+        text(why, why_size, "%s failed (%d) %s %s", tool, status, error.message, tail);
+        remove(output);
+        return false;
+    }
+    remove(output);
+    return true;
+}
+
+static bool images_agree(const gj2k_image *a, const gj2k_image *b, int64_t allowed,
+                         const char *who, char *why, size_t why_size)
+{
+    if (a->num_components != b->num_components) {
+        text(why, why_size, "%s: %u components, not %u", who, b->num_components,
+             a->num_components);
+        return false;
+    }
+    for (uint32_t k = 0; k < a->num_components; k++) {
+        int64_t largest = 0;
+        char detail[800] = "";
+        if (!component_compare(&a->components[k], &b->components[k], 0, 0, allowed, k, &largest,
+                               detail, sizeof detail)) {
+            text(why, why_size, "%s: %s", who, detail);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* gj2k encodes the case as HT; the peers decode it. */
+static bool run_encode_case(const ht_case *c, unsigned index, uint64_t *state,
+                            const peer_tools *tools, const char *dir, char *why, size_t why_size)
+{
+    char coded[4200], output[4200], log[4200];
+    const char *extension = c->components == 3 ? "ppm" : "pgm";
+    text(coded, sizeof coded, "%s/gj2k.j2c", dir);
+    text(output, sizeof output, "%s/peer.%s", dir, extension);
+    text(log, sizeof log, "%s/peer.log", dir);
+    gj2k_image *image = make_image(c, state), *mine = NULL, *theirs = NULL;
+    gj2k_error error = {0};
+    bool ok = false;
+    static const gj2k_progression orders[] = {GJ2K_RPCL, GJ2K_LRCP, GJ2K_RLCP, GJ2K_PCRL,
+                                              GJ2K_CPRL};
+    double ratio = 6.0 + (double)(index % 4) * 7.0;
+    gj2k_encode_options options = {
+        .format = GJ2K_FORMAT_J2K, .high_throughput = true, .irreversible = !c->reversible,
+        .num_resolutions = c->levels + 1, .code_block_width = 1u << c->block_log2_w,
+        .code_block_height = 1u << c->block_log2_h, .progression = orders[c->order],
+        .mct = c->components == 3 ? (c->colour_transform ? GJ2K_MCT_ON : GJ2K_MCT_OFF)
+                                  : GJ2K_MCT_AUTO,
+        .threads = 1, .device = GJ2K_DEVICE_CPU};
+    if (c->tiled)
+        options.tile_width = c->width / 2 + 3, options.tile_height = c->height / 2 + 5;
+    if (c->precincts) {
+        options.num_precinct_sizes = 2;
+        options.precinct_width[0] = options.precinct_height[0] = 128;
+        options.precinct_width[1] = options.precinct_height[1] = 64;
+    }
+    if (!c->reversible && index % 3 != 0) /* rate control picks each block's plane */
+        options.target = GJ2K_TARGET_RATIO, options.num_layers = 1, options.targets = &ratio;
+    if (image == NULL || gj2k_encode_file(image, coded, &options, NULL, &error) != GJ2K_OK) {
+        text(why, why_size, "gj2k encode: %s", error.message);
+        goto done;
+    }
+    gj2k_decode_options decode = {.threads = 1, .device = GJ2K_DEVICE_CPU};
+    if (gj2k_decode_file(coded, &decode, &mine, &error) != GJ2K_OK) {
+        text(why, why_size, "gj2k decode: %s", error.message);
+        goto done;
+    }
+    const gj2k_image *expected = c->reversible ? image : mine;
+    int64_t ojph_allowed =
+        c->reversible ? 0 : 1 + (int64_t)(3.3e-5 * (double)(1u << c->precision) + 0.999);
+    if (c->reversible && !images_agree(image, mine, 0, "gj2k", why, why_size))
+        goto done;
+    if (!peer_decode(tools->expand, coded, output, log, &theirs, why, why_size) ||
+        !images_agree(expected, theirs, ojph_allowed, "ojph_expand", why, why_size))
+        goto done;
+    gj2k_image_destroy(theirs);
+    theirs = NULL;
+    if (!peer_decode(tools->grk, coded, output, log, &theirs, why, why_size) ||
+        !images_agree(expected, theirs, c->reversible ? 0 : 1, "grk_decompress", why, why_size))
+        goto done;
+    gj2k_image *opj[3] = {NULL, NULL, NULL};
+    uint32_t count = 0;
+    opj_decode_request request = {.opj = tools->opj, .dir = dir, .input = coded,
+                                  .num_components = c->components};
+    int64_t largest = 0;
+    ok = opj_decompress_to_images(&request, opj, &count, why, why_size) &&
+         decoders_compare(expected, opj, count, NULL, NULL, NULL, c->reversible ? 0 : 1,
+                          &largest, why, why_size);
+    for (uint32_t k = 0; k < count; k++)
+        gj2k_image_destroy(opj[k]);
+    if (!ok) {
+        char detail[1024];
+        text(detail, sizeof detail, "opj_decompress: %s", why);
+        text(why, why_size, "%s", detail);
+    }
+done:
+    gj2k_image_destroy(image);
+    gj2k_image_destroy(mine);
+    gj2k_image_destroy(theirs);
+    remove(coded), remove(output), remove(log);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     crosscheck_arguments arguments;
     if (!crosscheck_arguments_parse(argc, argv, &arguments) || arguments.operand ||
-        arguments.only || arguments.opj || arguments.gj2k || arguments.equal_size) {
-        printf("usage: ht_crosscheck [--quick] [-v]\n");
+        arguments.opj || arguments.gj2k || arguments.equal_size ||
+        (arguments.only && strcmp(arguments.only, "decode") != 0 &&
+         strcmp(arguments.only, "encode") != 0)) {
+        printf("usage: ht_crosscheck [--only decode|encode] [--quick] [-v]\n");
         return 2;
     }
-    char compress[4096], expand[4096], dir[4096];
-    int missing = tool_require("ojph_compress", compress, sizeof compress);
-    if (!missing)
-        missing = tool_require("ojph_expand", expand, sizeof expand);
+    bool encoding = arguments.only && strcmp(arguments.only, "encode") == 0;
+    char compress[4096], dir[4096];
+    peer_tools tools;
+    int missing = tool_require("ojph_expand", tools.expand, sizeof tools.expand);
+    if (!missing && !encoding)
+        missing = tool_require("ojph_compress", compress, sizeof compress);
+    if (!missing && encoding)
+        missing = tool_require("opj_decompress", tools.opj, sizeof tools.opj);
+    if (!missing && encoding)
+        missing = tool_require("grk_decompress", tools.grk, sizeof tools.grk);
     if (missing)
         return missing;
     if (!temp_dir_create("gj2k-ht", dir, sizeof dir)) {
         printf("FAIL: cannot create a temporary directory\n");
         return 1;
     }
-    unsigned cases = arguments.quick ? 12 : 80, passed = 0, failed = 0;
-    uint64_t state = 0x5EED0F0ADull;
+    unsigned cases = arguments.quick ? 12 : encoding ? 60 : 80, passed = 0, failed = 0;
+    uint64_t state = encoding ? 0xE2C0DEull : 0x5EED0F0ADull;
     for (unsigned i = 0; i < cases; i++) {
         ht_case c = make_case(i, &state);
         char what[256], why[1024] = "";
         describe(&c, what, sizeof what);
-        bool ok = run_case(&c, &state, compress, expand, dir, why, sizeof why);
+        bool ok = encoding ? run_encode_case(&c, i, &state, &tools, dir, why, sizeof why)
+                           : run_case(&c, &state, compress, tools.expand, dir, why, sizeof why);
         if (ok)
             passed++;
         else
@@ -209,6 +344,7 @@ int main(int argc, char **argv)
             printf("%s %s%s%s\n", ok ? "ok  " : "FAIL", what, ok ? "" : ": ", ok ? "" : why);
     }
     temp_dir_remove(dir);
-    printf("HT cross-check: %u passed, %u failed\n", passed, failed);
+    printf("HT cross-check (%s): %u passed, %u failed\n", encoding ? "gj2k encodes" : "gj2k decodes",
+           passed, failed);
     return failed ? 1 : 0;
 }

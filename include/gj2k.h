@@ -403,7 +403,11 @@ typedef struct gj2k_encode_options {
     gj2k_progression progression;     /* -p */
     const gj2k_progression_change *progression_changes; /* -POC */
     size_t num_progression_changes;
-    unsigned code_block_style;  /* -M: Table A.19 bits, 0..63 */
+    unsigned code_block_style;  /* -M: Table A.19 bits, 0..63; 64 (+ 8) for HT, as below */
+    /* --ht / -M 64: HTJ2K code-blocks (T.814), every block HT (HTONLY); of
+     * the Part 1 style bits only 8 (vertically causal) may join it, and it
+     * takes one quality layer. */
+    bool high_throughput;
     bool use_sop, use_eph;      /* -SOP, -EPH */
     bool use_plt, use_tlm;      /* -PLT, -TLM */
     gj2k_mct_mode mct;          /* -mct */

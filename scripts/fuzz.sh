@@ -2,14 +2,16 @@
 # Builds the libFuzzer targets (clang, ASan+UBSan, in build/fuzz) and runs
 # each for SECONDS from its seeds (make_fuzz_seeds), the corpus kept in
 # tests/fuzz/corpus/<target> and, for the decoder without --merge, ../shared's
-# conformance files; prints a table of executions a second, coverage and findings.
+# conformance files and HT codestreams; prints a table of executions a second,
+# coverage and findings.
 # With --merge, what each run found is minimised (-merge=1) into
 # tests/fuzz/corpus/<target>, to be committed. A finding is left in
 # build/fuzz/runs/<target>/ (crash-*, leak-*, timeout-*) and fails the script.
 #
 # Usage: bash scripts/fuzz.sh [--merge] [SECONDS] [TARGET...]
-#   SECONDS: 60 unless given. TARGETs: decode jp2_boxes encode encode_options
-#   read_pnm read_pgx read_bmp read_raw read_rawl read_png read_tiff (default: all).
+#   SECONDS: 60 unless given. TARGETs: decode ht_block jp2_boxes encode
+#   encode_options read_pnm read_pgx read_bmp read_raw read_rawl read_png
+#   read_tiff (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0
@@ -28,7 +30,7 @@ build/fuzz/tests/fuzz/make_fuzz_seeds "$seeds"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(decode jp2_boxes encode encode_options)
+  targets=(decode ht_block jp2_boxes encode encode_options)
   for f in build/fuzz/tests/fuzz/fuzz_read_*; do targets+=("${f##*/fuzz_}"); done
 fi
 
@@ -41,10 +43,13 @@ setup() {
   case $target in
     decode) extra=(-max_len=4096)
             dirs=("$seeds/decode")
-            # The conformance files seed a plain run only: the corpus kept in
-            # the repository holds nothing made from ../shared.
+            # The conformance files and HT codestreams seed a plain run only:
+            # the corpus kept in the repository holds nothing made from ../shared.
             [ "$merge" = 0 ] && [ -d "$shared/conformance/input" ] &&
-              dirs+=("$shared/conformance/input") ;;
+              dirs+=("$shared/conformance/input")
+            [ "$merge" = 0 ] && [ -d "$shared/images/htj2k" ] && dirs+=("$shared/images/htj2k")
+            ;;
+    ht_block) extra=(-max_len=8192); dirs=("$seeds/ht_block") ;;
     jp2_boxes) extra=(-max_len=8192); dirs=("$seeds/jp2") ;;
     encode) extra=(-max_len=4096) ;;
     encode_options) extra=(-max_len=1024 -close_fd_mask=2); dirs=("$seeds/encode_options") ;;

@@ -67,6 +67,9 @@ typedef struct j2k_component_size {
     uint8_t dx, dy;    /* XRsiz, YRsiz: 1..255 */
 } j2k_component_size;
 
+/* Rsiz bit 14: the codestream uses Part 15 (HTJ2K) and has a CAP (T.814 A.2). */
+#define J2K_RSIZ_PART15 0x4000u
+
 typedef struct j2k_siz {
     uint16_t capabilities;             /* Rsiz (Table A.10) */
     uint32_t image_x1, image_y1;       /* Xsiz, Ysiz */
@@ -462,10 +465,36 @@ typedef struct j2k_capabilities {
 } j2k_capabilities;
 #define J2K_PCAP_PART15 (1u << 17)
 
+/* Ccap15's fields (T.814 Table A.3). */
+#define J2K_CCAP15_SET_MASK 0xC000u      /* 00 HTONLY, 10 HTDECLARED, 11 MIXED */
+#define J2K_CCAP15_MULTIPLE_SETS 0x2000u /* more than one HT set a code-block */
+#define J2K_CCAP15_RGN 0x1000u           /* RGN marker segments may be present */
+#define J2K_CCAP15_HETEROGENEOUS 0x0800u
+#define J2K_CCAP15_RESERVED 0x07C0u      /* bits 6-10: 0 */
+#define J2K_CCAP15_IRREVERSIBLE 0x0020u  /* HTIRV: HT blocks with the 9/7 path */
+#define J2K_CCAP15_MAGB_MASK 0x001Fu
+
 /* CAP's body (after Lcap); `segment` holds exactly its bytes. */
 gj2k_status j2k_cap_read(byte_reader *segment, j2k_capabilities *cap, gj2k_error *error);
+/* The whole CAP segment. Only Part 15's Ccap is modelled, so Pcap must be
+ * J2K_PCAP_PART15 alone, with a Ccap15 whose reserved values are 0. */
+gj2k_status j2k_cap_write(byte_buffer *out, const j2k_capabilities *cap, gj2k_error *error);
 /* "HTONLY", "HTDECLARED", "MIXED" or "reserved" for Ccap15's bits 14-15. */
 const char *j2k_ccap15_set_name(uint16_t ccap15);
+/* MAGB (T.814 Table A.3) for a bound B on the magnitude bit-planes: the
+ * smallest value whose bound (j2k_ccap15_magnitude_bound) is at least B;
+ * 31 (74 planes) for anything beyond. */
+uint16_t j2k_ccap15_magb(unsigned magnitude_bits);
+/* The bit-planes MAGB allows: 8 for 0, MAGB + 8 up to 19, 4 (MAGB - 19) + 27
+ * up to 30, 74 for 31 (T.814 Table A.3). */
+unsigned j2k_ccap15_magnitude_bound(uint16_t magb);
+/* Ccap15 for a codestream whose every code-block is HT (HTONLY), from its
+ * main header: one HT set a code-block, homogeneous, RGN when the header has
+ * one, HTIRV when a component takes the 9/7 wavelet, MAGB from the largest
+ * Mb = G + eps_b - 1 (T.800 E-2) over every subband of every component.
+ * GJ2K_ERROR_UNSUPPORTED when some component's code-blocks are not HT. */
+gj2k_status j2k_ccap15_for_header(const j2k_siz *siz, const j2k_header_params *main_header,
+                                  uint16_t *ccap15, gj2k_error *error);
 
 typedef struct j2k_codestream {
     size_t size;                /* bytes of codestream parsed */
@@ -503,8 +532,10 @@ const j2k_tile *j2k_codestream_tile(const j2k_codestream *codestream, uint32_t t
 /* --------------------------------------------------------------- writing */
 
 /* SOC, SIZ, then COD, COC, QCD, QCC, RGN, POC and COM from `main_header`
- * (which must have COD and QCD). TLM, PLM, PPM and CRG may follow through
- * their own writers before the first tile-part. */
+ * (which must have COD and QCD). With HT code-blocks (style J2K_CBLK_HT),
+ * Rsiz must have J2K_RSIZ_PART15 and a CAP follows SIZ (T.814 A.2), its
+ * Ccap15 from j2k_ccap15_for_header. TLM, PLM, PPM and CRG may follow
+ * through their own writers before the first tile-part. */
 gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
                                   const j2k_header_params *main_header, gj2k_error *error);
 /* SOT (Psot left 0) and the segments of `header` (may be NULL); COD, COC,

@@ -29,6 +29,17 @@ static gj2k_status write_header_params(byte_buffer *out, const j2k_siz *siz,
     return status;
 }
 
+/* Whether the header's COD or a COC asks for HT code-blocks (T.814 Table A.4). */
+static bool header_uses_ht(const j2k_header_params *h)
+{
+    if (h->cod != NULL && (h->cod->coding.code_block_style & J2K_CBLK_HT))
+        return true;
+    for (size_t i = 0; i < h->num_cocs; i++)
+        if (h->cocs[i].coding.code_block_style & J2K_CBLK_HT)
+            return true;
+    return false;
+}
+
 gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
                                   const j2k_header_params *main_header, gj2k_error *error)
 {
@@ -40,8 +51,22 @@ gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "COD: component transform with %u components (needs 3)",
                          siz->num_components);
+    /* T.814 A.2: Part 15 sets Rsiz bit 14 and has a CAP; HT blocks need both. */
+    bool part15 = (siz->capabilities & J2K_RSIZ_PART15) != 0;
+    if (header_uses_ht(main_header) && !part15)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "SIZ: HT code-blocks need Rsiz bit 14 (Rsiz 0x%04X, T.814 A.2)",
+                         siz->capabilities);
+    j2k_capabilities cap = {.present = part15, .pcap = J2K_PCAP_PART15, .has_ccap15 = true};
+    gj2k_status status = GJ2K_OK;
+    if (part15)
+        status = j2k_ccap15_for_header(siz, main_header, &cap.ccap15, error);
+    if (status != GJ2K_OK)
+        return status;
     j2k_marker_write(out, J2K_SOC);
-    gj2k_status status = j2k_siz_write(out, siz, error);
+    status = j2k_siz_write(out, siz, error);
+    if (status == GJ2K_OK && cap.present)
+        status = j2k_cap_write(out, &cap, error);
     if (status != GJ2K_OK)
         return status;
     return write_header_params(out, siz, main_header, true, error);

@@ -32,28 +32,6 @@
 #define DECODER_TILE_COMPONENTS_PER_BYTE 1u
 #define DECODER_TILE_COMPONENT_ALLOWANCE (1u << 16)
 
-/* Whether any code-block style of the codestream is HT (T.814 Table A.4):
- * the GPU's Tier-1 decodes Part 1 blocks only, so HT ones stay on the CPU. */
-static bool header_uses_ht(const j2k_header_params *h)
-{
-    if (h->cod != NULL && (h->cod->coding.code_block_style & J2K_CBLK_HT))
-        return true;
-    for (size_t i = 0; i < h->num_cocs; i++)
-        if (h->cocs[i].coding.code_block_style & J2K_CBLK_HT)
-            return true;
-    return false;
-}
-
-static bool uses_ht_blocks(const j2k_codestream *cs)
-{
-    if (header_uses_ht(&cs->main_header))
-        return true;
-    for (size_t t = 0; t < cs->num_tiles_present; t++)
-        if (header_uses_ht(&cs->tiles[t].header))
-            return true;
-    return false;
-}
-
 static dwt_rect intersect(dwt_rect a, dwt_rect b)
 {
     dwt_rect r = {a.x0 > b.x0 ? a.x0 : b.x0, a.y0 > b.y0 ? a.y0 : b.y0,
@@ -506,7 +484,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     reserve_gpu(cs, options->reduce, &settings);
     /* Tier-1 goes to the GPU with the transforms (else, or when it cannot open, the CPU's) */
     gj2k_error unused = {0};
-    if (settings.gpu != NULL && !uses_ht_blocks(cs) &&
+    if (settings.gpu != NULL &&
         tier1_gpu_create(&settings.tier1_gpu, &unused) != GJ2K_OK)
         settings.tier1_gpu = NULL;
     double tiles = now_seconds();

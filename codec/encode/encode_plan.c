@@ -53,14 +53,23 @@ static gj2k_status plan_coding(const gj2k_encode_options *o, j2k_component_codin
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "code-block %ux%u: each side a power of two from 4 to 1024, at most "
                          "4096 samples", cw, ch);
-    if (o->code_block_style > 63)
-        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "code-block style %u: 0..63",
-                         o->code_block_style);
+    unsigned style = o->code_block_style | (o->high_throughput ? J2K_CBLK_HT : 0u);
+    if (style & J2K_CBLK_HT) {
+        /* HTONLY (T.814 Table A.4): every block HT; of Table A.19's bits the
+         * encoder takes only the vertically causal context with it. */
+        if (style & ~(J2K_CBLK_HT | J2K_CBLK_VERTICAL_CAUSAL))
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "code-block style %u: with HT (64) the only other bit allowed is 8 "
+                             "(vertically causal): 64 or 72", style);
+    } else if (style > 63) {
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                         "code-block style %u: 0..63, or 64 / 72 for HT code-blocks", style);
+    }
     memset(coding, 0, sizeof *coding);
     coding->levels = (uint8_t)(resolutions - 1);
     coding->code_block_width_log2 = (uint8_t)log2_of(cw);
     coding->code_block_height_log2 = (uint8_t)log2_of(ch);
-    coding->code_block_style = (uint8_t)o->code_block_style;
+    coding->code_block_style = (uint8_t)style;
     coding->transform = o->irreversible ? J2K_TRANSFORM_97 : J2K_TRANSFORM_53;
     j2k_component_coding_default_precincts(coding);
     if (o->num_precinct_sizes == 0)
@@ -330,8 +339,15 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
     plan->cod = (j2k_cod){.use_sop = o->use_sop, .use_eph = o->use_eph,
                           .progression = (uint8_t)o->progression, .mct = mct ? 1 : 0};
     status = plan_coding(o, &plan->cod.coding, error);
+    bool ht = (plan->cod.coding.code_block_style & J2K_CBLK_HT) != 0;
+    if (status == GJ2K_OK && ht && o->num_layers > 1)
+        status = gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                           "HT encoding takes one quality layer (-r/-q with one value), not %u",
+                           o->num_layers);
     if (status == GJ2K_OK)
         status = plan_siz(image, o, &plan->siz, error);
+    if (status == GJ2K_OK && ht)
+        plan->siz.capabilities |= J2K_RSIZ_PART15; /* T.814 A.2 */
     if (status == GJ2K_OK)
         status = plan_layers(image, o, plan, error);
     if (status == GJ2K_OK && (plan->components = calloc(image->num_components,

@@ -178,7 +178,9 @@ gj2k_status jp2_file_describe_image(jp2_file *out, const gj2k_image *image, gj2k
 /*
  * Appends a JP2 file to `out`: signature, ftyp, jp2h (ihdr, bpcc, every colr,
  * pclr, cmap, cdef, res as `file` holds them) and a jp2c box of `codestream`.
- * The codestream offset and length in `file` are ignored.
+ * The codestream offset and length in `file` are ignored. A codestream whose
+ * Rsiz has bit 14 (HTJ2K) makes it a JPH file (T.814 Annex D): ftyp's brand
+ * is 'jph ' and its list 'jph ' with the file's other brands but 'jp2 '.
  */
 gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
                            size_t codestream_size, byte_buffer *out, gj2k_error *error);

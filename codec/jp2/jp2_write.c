@@ -451,6 +451,31 @@ static void write_header(byte_buffer *out, const jp2_file *file)
     end_box(out, jp2h);
 }
 
+/* Whether the codestream declares Part 15 (HTJ2K): SOC, then SIZ whose Rsiz
+ * (after the marker and Lsiz) has bit 14 (T.814 A.2). */
+static bool codestream_is_htj2k(const uint8_t *codestream, size_t size)
+{
+    return size >= 8 && codestream[0] == 0xFF && codestream[1] == 0x4F &&
+           codestream[2] == 0xFF && codestream[3] == 0x51 && (codestream[6] & 0x40) != 0;
+}
+
+/* ftyp (I.5.2). A JPH file (T.814 Annex D) takes brand 'jph ' and lists
+ * 'jph ', never 'jp2 ': a Part 1 reader cannot decode HT code-blocks. */
+static void write_file_type(byte_buffer *out, const jp2_file *file, bool jph)
+{
+    size_t box = begin_box(out, JP2_BOX_FILE_TYPE);
+    byte_buffer_put_u32_be(out, jph ? JP2_BRAND_JPH : file->brand);
+    byte_buffer_put_u32_be(out, file->minor_version);
+    if (jph)
+        byte_buffer_put_u32_be(out, JP2_BRAND_JPH);
+    for (uint32_t i = 0; i < file->num_compatibility; i++) {
+        uint32_t brand = file->compatibility[i];
+        if (!jph || (brand != JP2_BRAND_JP2 && brand != JP2_BRAND_JPH))
+            byte_buffer_put_u32_be(out, brand);
+    }
+    end_box(out, box);
+}
+
 gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
                            size_t codestream_size, byte_buffer *out, gj2k_error *error)
 {
@@ -464,12 +489,7 @@ gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
     byte_buffer_put_u32_be(out, 12);
     byte_buffer_put_u32_be(out, JP2_BOX_SIGNATURE);
     byte_buffer_put_u32_be(out, JP2_SIGNATURE_CONTENT);
-    size_t box = begin_box(out, JP2_BOX_FILE_TYPE);
-    byte_buffer_put_u32_be(out, file->brand);
-    byte_buffer_put_u32_be(out, file->minor_version);
-    for (uint32_t i = 0; i < file->num_compatibility; i++)
-        byte_buffer_put_u32_be(out, file->compatibility[i]);
-    end_box(out, box);
+    write_file_type(out, file, codestream_is_htj2k(codestream, codestream_size));
     write_header(out, file);
     /* jp2c (I.5.4): XLBox when the length does not fit LBox. */
     if ((uint64_t)codestream_size + 8 > UINT32_MAX) {

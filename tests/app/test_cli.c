@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 
 #include "cli_test_support.h"
+#include "codestream.h"
 #include "gj2k.h"
+#include "jp2_file.h"
 #include "test_harness.h"
 
 /* 3x2 big-endian 12-bit signed samples of one component (-F 3,2,1,12,s) and
@@ -354,7 +356,9 @@ static void encode_rejects_without_output(void)
         {"-i '%s' -o '%s' -p LRCX", 2, "-p"},
         {"-i '%s' -o '%s' -c [64,60]", 2, "-c"},
         {"-i '%s' -o '%s' -POC T0=0,0,1,5,3,CPRL", 2, "T1"},
-        {"-i '%s' -o '%s' -M 64", 2, "-M"},
+        {"-i '%s' -o '%s' -M 65", 2, "-M"},
+        {"-i '%s' -o '%s' --ht -M 2", 2, "-M 2 with HT"},
+        {"-i '%s' -o '%s' --ht -r 20,10", 2, "one quality layer"},
         {"-i '%s' -o '%s' -mct 2", 2, "-mct"},
         {"-i '%s' -o '%s.xyz'", 2, "-o"},
         {"-i '%s' -o '%s' -threads", 2, "-threads"},
@@ -579,6 +583,68 @@ static void bench_batch_table(void)
     CHECK_EQ(r.exit_code, 2);
 }
 
+/* `gj2k info` of a JPH file (T.814): the brand, Rsiz and CAP as written by
+ * the main header and box writers (the header alone, no HT block coded). */
+static void info_shows_htj2k_capabilities(void)
+{
+    gj2k_component_info info = {1, 1, 8, false};
+    gj2k_image *image = NULL;
+    REQUIRE(gj2k_image_create(&image, 0, 0, 32, 16, 1, &info, NULL) == GJ2K_OK);
+    j2k_siz siz = {.capabilities = J2K_RSIZ_PART15, .image_x1 = 32, .image_y1 = 16,
+                   .tile_width = 32, .tile_height = 16, .num_components = 1,
+                   .components = &(j2k_component_size){.precision = 8, .dx = 1, .dy = 1}};
+    j2k_cod cod = {.layers = 1};
+    cod.coding = (j2k_component_coding){.levels = 2, .code_block_width_log2 = 5,
+                                        .code_block_height_log2 = 5,
+                                        .code_block_style = J2K_CBLK_HT | J2K_CBLK_VERTICAL_CAUSAL,
+                                        .transform = J2K_TRANSFORM_97};
+    j2k_component_coding_default_precincts(&cod.coding);
+    j2k_quantization q = {.style = J2K_QUANT_EXPOUNDED, .guard_bits = 3, .num_steps = 7};
+    for (unsigned b = 0; b < 7; b++) /* Mb up to 3 + 14 - 1 = 16: MAGB 8 */
+        q.steps[b] = (quant_step){.exponent = (uint8_t)(12 + b % 3), .mantissa = 100};
+    j2k_header_params header = {0};
+    byte_buffer codestream = {0}, file = {0};
+    size_t sot_offset = 0;
+    REQUIRE(j2k_header_set_cod(&header, &cod, NULL) == GJ2K_OK &&
+            j2k_header_set_qcd(&header, &q, NULL) == GJ2K_OK);
+    REQUIRE(j2k_write_main_header(&codestream, &siz, &header, NULL) == GJ2K_OK);
+    REQUIRE(j2k_write_tile_part_begin(&codestream, &siz, &(j2k_sot){.num_parts = 1}, NULL,
+                                      &sot_offset, NULL) == GJ2K_OK);
+    j2k_marker_write(&codestream, J2K_SOD);
+    byte_buffer_put_u8(&codestream, 0);
+    REQUIRE(j2k_write_tile_part_end(&codestream, sot_offset, NULL) == GJ2K_OK);
+    j2k_marker_write(&codestream, J2K_EOC);
+    jp2_file boxes;
+    REQUIRE(jp2_file_describe_image(&boxes, image, NULL) == GJ2K_OK);
+    REQUIRE(jp2_file_write(&boxes, codestream.data, codestream.size, &file, NULL) == GJ2K_OK);
+    char path[1024], args[2048];
+    snprintf(path, sizeof path, "%s/header.jph", test_temp_dir());
+    REQUIRE(write_prefix(path, file.data, file.size));
+    jp2_file_free(&boxes);
+    byte_buffer_free(&file);
+    byte_buffer_free(&codestream);
+    j2k_header_free(&header);
+    gj2k_image_destroy(image);
+
+    run_result r;
+    snprintf(args, sizeof args, "info '%s'", path);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "brand 'jph ', compatible with 'jph '") != NULL);
+    CHECK(strstr(r.out, "Part 15 (HTJ2K) (Rsiz 0x4000)") != NULL);
+    CHECK(strstr(r.out, "CAP: Pcap 0x00020000, Part 15 Ccap15 0x0028: HTONLY, "
+                        "irreversible (HTIRV), MAGB 8") != NULL);
+    CHECK(strstr(r.out, "style 0x48 (HT)") != NULL);
+    snprintf(args, sizeof args, "info '%s' --json", path);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "\"brand\": \"jph \", \"compatibility\": [\"jph \"]") != NULL);
+    CHECK(strstr(r.out, "\"rsiz\": 16384") != NULL);
+    CHECK(strstr(r.out, "\"cap\": {\"pcap\": 131072, \"ccap15\": 40, \"ht_set\": \"HTONLY\", "
+                        "\"multiple_ht_sets\": false, \"rgn\": false, \"heterogeneous\": false, "
+                        "\"irreversible\": true, \"magb\": 8}") != NULL);
+}
+
 static const test_case cases[] = {
     {"version", version},
     {"help_for_every_command", help_for_every_command},
@@ -592,6 +658,7 @@ static const test_case cases[] = {
     {"convert_raw_geometry", convert_raw_geometry},
     {"convert_rejects_bad_input_without_output", convert_rejects_bad_input_without_output},
     {"info_text_and_json", info_text_and_json},
+    {"info_shows_htj2k_capabilities", info_shows_htj2k_capabilities},
     {"bench_reports_exact", bench_reports_exact},
     {"bench_batch_table", bench_batch_table},
 };

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.num_resolutions = take(&in) % 36;                /* up to 35: some invalid */
     o.code_block_width = 1u << (take(&in) % 12);       /* 1..2048 */
     o.code_block_height = 1u << (take(&in) % 12);
-    o.code_block_style = take(&in) % 70;                /* 64..69: invalid */
+    o.code_block_style = take(&in) % 70;                /* 64: HT; 65..69: invalid */
     o.progression = (gj2k_progression)(take(&in) % 6); /* 5: invalid */
     o.guard_bits = take(&in) % 9;
     unsigned tiles = take(&in);

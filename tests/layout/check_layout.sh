@@ -24,17 +24,21 @@ builds_on() {
     dwt/cuda) echo "include common dwt" ;;
     quant) echo "include common dwt" ;;
     codec/tier1) echo "include common dwt quant" ;;
-    codec/tier1/cuda) echo "include common dwt quant codec/tier1" ;;
+    codec/tier1/ht) echo "include common dwt quant codec/tier1" ;;
+    codec/tier1/cuda) echo "include common dwt quant codec/tier1 codec/tier1/ht" ;;
     codec/codestream) echo "include common dwt quant" ;;
     codec/tier2) echo "include common dwt quant codec/codestream codec/tier1" ;;
     codec/jp2) echo "include common io" ;;
     codec/encode | codec/decode)
-      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" ;;
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
+           "codec/jp2" ;;
     app | conformance)
-      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" \
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
+           "codec/jp2" \
            "codec/encode codec/decode" ;;
     app/bench)
-      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier2 codec/jp2" \
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
+           "codec/jp2" \
            "codec/encode codec/decode app" ;;
     tests*) echo "*" ;;
     *) echo "?" ;;

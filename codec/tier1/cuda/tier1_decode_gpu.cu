@@ -1,5 +1,5 @@
 /* tier1_decode_gpu.cu - see tier1_gpu.h. One thread a code-block runs
- * tier1_decode_block.h's decoder, its flags and magnitudes in global
+ * tier1_decode_block.h's decoder (ht_decode_block.h's for HT blocks, T.814), its flags and magnitudes in global
  * scratch (in shared memory, the flags measured slower: fewer blocks fit
  * an SM; docs/gpu-notes.md); the tables it reads are device copies made
  * from the host's initializers (tier1_tables.h). The outputs come back, or a second kernel
@@ -11,6 +11,7 @@
 
 #include "tier1_gpu_common.cuh"
 #include "dequantize.h"
+#include "ht_decode_block.h"
 #include "tier1_decode_block.h"
 #include "tier1_gpu.h"
 
@@ -29,7 +30,7 @@ struct DeviceBlock {
 
 __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments,
                               const DeviceBlock *blocks, uint32_t count, uint32_t lanes,
-                              uint32_t *scratch,
+                              uint32_t *scratch, const ht_lookup *ht,
                               int32_t *coefficients, uint8_t *lowest, tier1_gpu_result *results)
 {
     /* the decoder's state, its contexts indexed by symbol: shared memory */
@@ -51,10 +52,17 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
     uint32_t *flags = scratch + blocks[i].scratch_offset;
     uint32_t *magnitudes = flags + (size_t)(b.width + 2) * (b.height + 2);
     tier1_decode_result result = {0, 0};
-    tier1_block_decoder *decoder = (tier1_block_decoder *)shared + tier1_cuda::state_slot(lanes);
-    gj2k_status status = tier1_decode_block_in(&request, decoder, flags, magnitudes,
-                                               coefficients + b.output_offset, b.width,
-                                               lowest + b.output_offset, &result);
+    gj2k_status status;
+    if (b.style & TIER1_STYLE_HT) { /* its scratch in the flags' room (4 (w + 2) (h + 2) bytes) */
+        status = ht_decode_block_in(&request, ht, coefficients + b.output_offset, b.width,
+                                    lowest + b.output_offset, (uint8_t *)flags, &result);
+    } else {
+        tier1_block_decoder *decoder =
+            (tier1_block_decoder *)shared + tier1_cuda::state_slot(lanes);
+        status = tier1_decode_block_in(&request, decoder, flags, magnitudes,
+                                       coefficients + b.output_offset, b.width,
+                                       lowest + b.output_offset, &result);
+    }
     results[i].status = status;
     results[i].passes_decoded = result.passes_decoded;
     results[i].segmentation_errors = result.segmentation_errors;
@@ -101,6 +109,7 @@ struct tier1_gpu {
     uint64_t decoded = 0; /* blocks run */
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
+    Buffer ht; /* the HT decoder's look-up tables, uploaded with the first HT block */
 };
 
 extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
@@ -123,7 +132,9 @@ extern "C" void tier1_gpu_destroy(tier1_gpu *gpu) { tier1_cuda::destroy_coder(gp
 static gj2k_status check_block(const tier1_gpu_block *b, size_t data_size, size_t num_segments,
                                size_t samples)
 {
-    if (!tier1_block_is_valid(b->width, b->height, (dwt_band)b->band, b->style) ||
+    /* HT blocks (T.814): the Part 1 style bits besides it are the decoder's to judge */
+    unsigned style = (b->style & TIER1_STYLE_HT) ? 0u : b->style;
+    if (!tier1_block_is_valid(b->width, b->height, (dwt_band)b->band, style) ||
         (uint64_t)b->first_segment + b->num_segments > num_segments ||
         b->data_offset > data_size || b->size > data_size - b->data_offset ||
         (samples != 0 && (b->output_offset > samples ||
@@ -153,6 +164,7 @@ struct Batch {
     DeviceBlock *blocks = nullptr;
     uint64_t scratch = 0;  /* elements of flags and magnitudes */
     uint64_t samples = 0;  /* output elements */
+    bool ht = false;       /* some block to run is HT */
     ~Batch() { delete[] blocks; }
 };
 
@@ -182,6 +194,7 @@ static gj2k_status describe_batch(tier1_gpu *gpu, const tier1_gpu_block *blocks,
         results[i] = tier1_gpu_result{refused, 0, 0};
         if (!d->run)
             continue;
+        batch->ht |= (blocks[i].style & TIER1_STYLE_HT) != 0;
         uint64_t area = (uint64_t)blocks[i].width * blocks[i].height;
         batch->scratch += (uint64_t)(blocks[i].width + 2) * (blocks[i].height + 2) + area;
         if (placements != nullptr) {
@@ -211,6 +224,17 @@ static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t da
         (e = gpu->lowest.reserve(batch.samples)) != cudaSuccess ||
         (e = gpu->results.reserve(count * sizeof(tier1_gpu_result))) != cudaSuccess)
         return e;
+    if (batch.ht && gpu->ht.data == nullptr) {
+        ht_lookup host; /* copied before it goes out of scope: synchronized below */
+        ht_lookup_build(&host);
+        if ((e = gpu->ht.reserve(sizeof host)) != cudaSuccess)
+            return e;
+        *what = "upload";
+        if ((e = cudaMemcpyAsync(gpu->ht.data, &host, sizeof host, cudaMemcpyHostToDevice, s)) !=
+                cudaSuccess ||
+            (e = cudaStreamSynchronize(s)) != cudaSuccess)
+            return e;
+    }
     *what = "upload";
     if ((data_size != 0 &&
          (e = cudaMemcpyAsync(gpu->data.data, data, data_size, cudaMemcpyHostToDevice, s)) !=
@@ -229,7 +253,8 @@ static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t da
                     tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder)), s>>>(
         gpu->data.as<const uint8_t>(), gpu->segments.as<const tier1_segment>(),
         gpu->blocks.as<const DeviceBlock>(), (uint32_t)count, gpu->lanes,
-        gpu->scratch.as<uint32_t>(), gpu->coefficients.as<int32_t>(), gpu->lowest.as<uint8_t>(),
+        gpu->scratch.as<uint32_t>(), gpu->ht.as<const ht_lookup>(),
+        gpu->coefficients.as<int32_t>(), gpu->lowest.as<uint8_t>(),
         gpu->results.as<tier1_gpu_result>());
     return cudaGetLastError();
 }

@@ -288,8 +288,13 @@ static void test_bad_options(void)
     expect_failure(image, &o, "layers without targets");
     o = (gj2k_encode_options){.num_precinct_sizes = 1, .precinct_width = {24}, .precinct_height = {32}};
     expect_failure(image, &o, "precinct 24");
-    o = (gj2k_encode_options){.code_block_style = 64};
-    expect_failure(image, &o, "style 64");
+    o = (gj2k_encode_options){.code_block_style = 65};
+    expect_failure(image, &o, "style 65 (HT with bypass)");
+    o = (gj2k_encode_options){.code_block_style = 128};
+    expect_failure(image, &o, "style 128");
+    o = (gj2k_encode_options){.high_throughput = true, .target = GJ2K_TARGET_RATIO,
+                              .num_layers = 2, .targets = (const double[]){20, 10}};
+    expect_failure(image, &o, "HT in two layers");
     gj2k_image_destroy(image);
     gj2k_image *deep = smooth_image(0, 0, 8, 8, 1, 30, false, 1);
     REQUIRE(deep != NULL);

@@ -595,7 +595,78 @@ static void damaged_file_never_crashes(void)
     free(data);
 }
 
+/* The ftyp box's brand and compatibility list as written: bytes 16.. of a
+ * file whose ftyp follows the 12-byte signature box. */
+static bool file_type_is(const byte_buffer *file, uint32_t brand, const uint32_t *list,
+                         uint32_t count)
+{
+    const uint8_t *p = file->data + 12;
+    uint32_t length = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    if (file->size < 12 + (size_t)length || length != 16 + 4 * count || memcmp(p + 4, "ftyp", 4))
+        return false;
+    for (uint32_t i = 0; i <= count; i++) {
+        const uint8_t *q = p + (i == 0 ? 8 : 12 + 4 * i);
+        uint32_t value = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+        if (value != (i == 0 ? brand : list[i - 1]))
+            return false;
+    }
+    return true;
+}
+
+/* A codestream with Rsiz bit 14 (HTJ2K) makes a JPH file (T.814 Annex D):
+ * brand 'jph ', 'jph ' listed instead of 'jp2 '; the reader takes it. Part 1
+ * codestreams keep 'jp2 '. */
+static void jph_brand_for_htj2k_codestream(void)
+{
+    gj2k_component_info info = {1, 1, 8, false};
+    gj2k_image *image = NULL;
+    gj2k_error error = {0};
+    REQUIRE(gj2k_image_create(&image, 0, 0, 16, 8, 1, &info, &error) == GJ2K_OK);
+    jp2_file f;
+    REQUIRE(jp2_file_describe_image(&f, image, &error) == GJ2K_OK);
+    gj2k_image_destroy(image);
+    uint8_t htj2k[sizeof fake_codestream];
+    memcpy(htj2k, fake_codestream, sizeof htj2k);
+    htj2k[6] = 0x40; /* Rsiz 0x4000 */
+
+    byte_buffer out = {0};
+    REQUIRE(jp2_file_write(&f, htj2k, sizeof htj2k, &out, &error) == GJ2K_OK);
+    const uint32_t jph[] = {JP2_BRAND_JPH};
+    CHECK(file_type_is(&out, JP2_BRAND_JPH, jph, 1));
+    jp2_file r;
+    warnings w = {0};
+    REQUIRE(jp2_file_read(out.data, out.size, &r, record_warning, &w, &error) == GJ2K_OK);
+    CHECK_EQ(w.count, 0);
+    CHECK(r.brand == JP2_BRAND_JPH && r.num_compatibility == 1 &&
+          r.compatibility[0] == JP2_BRAND_JPH);
+    CHECK(r.codestream_length == sizeof htj2k &&
+          memcmp(out.data + r.codestream_offset, htj2k, sizeof htj2k) == 0);
+    CHECK(gj2k_format_from_signature(out.data, out.size) == GJ2K_FORMAT_JP2);
+    jp2_file_free(&r);
+
+    /* Part 1: unchanged */
+    out.size = 0;
+    REQUIRE(jp2_file_write(&f, fake_codestream, sizeof fake_codestream, &out, &error) == GJ2K_OK);
+    const uint32_t jp2[] = {JP2_BRAND_JP2};
+    CHECK(file_type_is(&out, JP2_BRAND_JP2, jp2, 1));
+
+    /* other brands of the list stay; 'jp2 ' goes, 'jph ' comes once, first */
+    uint32_t *grown = realloc(f.compatibility, 3 * sizeof *grown);
+    REQUIRE(grown != NULL);
+    f.compatibility = grown;
+    f.compatibility[1] = JP2_FOURCC('j', 'p', 'x', 'b');
+    f.compatibility[2] = JP2_BRAND_JPH;
+    f.num_compatibility = 3;
+    out.size = 0;
+    REQUIRE(jp2_file_write(&f, htj2k, sizeof htj2k, &out, &error) == GJ2K_OK);
+    const uint32_t mixed[] = {JP2_BRAND_JPH, JP2_FOURCC('j', 'p', 'x', 'b')};
+    CHECK(file_type_is(&out, JP2_BRAND_JPH, mixed, 2));
+    jp2_file_free(&f);
+    byte_buffer_free(&out);
+}
+
 static const test_case cases[] = {
+    {"jph_brand_for_htj2k_codestream", jph_brand_for_htj2k_codestream},
     {"round_trip_every_box", round_trip_every_box},
     {"describe_image_round_trip", describe_image_round_trip},
     {"resolution_encoding", resolution_encoding},

@@ -1,8 +1,13 @@
 /* test_ht_decode.c - the HT block decoder's own parts (codec/tier1/ht_decode.h):
  * the CxtVLC tables are complete prefix codes and fill every look-up entry;
  * a cleanup segment whose MEL says every quad is empty gives a zero block;
- * bad suffix lengths, too many passes and bad sizes are refused. (Decoding
- * against OpenJPH: conformance/ht_crosscheck.c.) */
+ * bad suffix lengths, too many passes and bad sizes are refused; the lowest
+ * known planes are laid out as the coefficients; pass counts and segment
+ * lengths whose sums wrap around are refused or read safely (the last two
+ * found by fuzz_ht_block). (Decoding against OpenJPH:
+ * conformance/ht_crosscheck.c.) */
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ht_decode.h"
@@ -83,6 +88,78 @@ static void empty_block_and_bad_input(void)
     CHECK(decode(empty, 2, &one, 1, 5, 128, 64, out, NULL) == GJ2K_ERROR_INVALID_ARGUMENT);
 }
 
+/* A cleanup segment with one significant quad (make_fuzz_seeds' one_quad:
+ * Lcup 3, Scup 2, MEL's first bit 0, VLC 000: rho 2 in context 0, T.814
+ * 7.3.5; the MagSgn bit 1: -2^p below the top-left sample), then 3 bytes
+ * of SigProp and MagRef (7.4, 7.5). */
+static const uint8_t one_quad_and_refinement[] = {0x01, 0x02, 0x00, 0xA5, 0x3C, 0x5A};
+
+/* lowest_known_plane has the coefficients' layout (tier1.h): rows `stride`
+ * apart, and nothing between the rows written (it was rows `width` apart). */
+static void lowest_planes_follow_stride(void)
+{
+    static ht_lookup lookup;
+    ht_lookup_build(&lookup);
+    enum { W = 5, H = 7, STRIDE = 9 };
+    int32_t packed[W * H], out[H * STRIDE];
+    uint8_t packed_lowest[W * H], lowest[H * STRIDE];
+    memset(out, 0x55, sizeof out);
+    memset(lowest, 0xEE, sizeof lowest);
+    const tier1_segment segments[2] = {{.length = 3, .num_passes = 1},
+                                       {.length = 3, .num_passes = 2}};
+    tier1_decode_request r = {.data = one_quad_and_refinement,
+                              .size = sizeof one_quad_and_refinement, .segments = segments,
+                              .num_segments = 2, .num_planes = 12, .width = W, .height = H,
+                              .style = TIER1_STYLE_HT};
+    tier1_decode_result result;
+    REQUIRE(ht_decode_block(&r, &lookup, packed, W, packed_lowest, &result) == GJ2K_OK);
+    CHECK_EQ(result.passes_decoded, 3);
+    CHECK_EQ(packed[W], -(1 << 11)); /* the cleanup pass's sample, its MagRef bit 0 */
+    REQUIRE(ht_decode_block(&r, &lookup, out, STRIDE, lowest, &result) == GJ2K_OK);
+    bool same = true, untouched = true, planes = true;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < STRIDE; x++) {
+            const int i = y * STRIDE + x;
+            if (x >= W) {
+                untouched = untouched && out[i] == 0x55555555 && lowest[i] == 0xEE;
+                continue;
+            }
+            same = same && out[i] == packed[y * W + x] && lowest[i] == packed_lowest[y * W + x];
+            planes = planes && (lowest[i] == 10 || lowest[i] == 11);
+        }
+    CHECK(same && untouched && planes);
+}
+
+/* Counts whose sums wrap around: passes 1 + 3 + UINT_MAX are no 3 passes
+ * (refused as more than one HT set), and a refinement segment of SIZE_MAX
+ * bytes after a cleanup segment of 3 leaves no refinement bytes to read
+ * (the sum wrapped to 2, and SigProp read past the data). */
+static void counts_do_not_wrap(void)
+{
+    static ht_lookup lookup;
+    ht_lookup_build(&lookup);
+    int32_t out[4 * 4];
+    uint8_t lowest[4 * 4], cleanup[3]; /* the cleanup segment alone: no byte after it */
+    memcpy(cleanup, one_quad_and_refinement, sizeof cleanup);
+    tier1_decode_request r = {.data = cleanup, .size = sizeof cleanup, .num_planes = 8,
+                              .width = 4, .height = 4, .style = TIER1_STYLE_HT};
+    tier1_decode_result result;
+    const tier1_segment passes[3] = {{.length = 3, .num_passes = 1},
+                                     {.length = 0, .num_passes = 3},
+                                     {.length = 0, .num_passes = UINT_MAX}};
+    r.segments = passes;
+    r.num_segments = 3;
+    CHECK(ht_decode_block(&r, &lookup, out, 4, lowest, &result) == GJ2K_ERROR_UNSUPPORTED);
+    const tier1_segment lengths[2] = {{.length = 3, .num_passes = 1},
+                                      {.length = SIZE_MAX, .num_passes = 2}};
+    r.segments = lengths;
+    r.num_segments = 2;
+    REQUIRE(ht_decode_block(&r, &lookup, out, 4, lowest, &result) == GJ2K_ERROR_TRUNCATED);
+    CHECK_EQ(result.passes_decoded, 1);
+    CHECK_EQ(out[4], -(1 << 7));
+    CHECK_EQ(lowest[4], 7);
+}
+
 /* HT codeword segments (T.814 Annex B): the cleanup pass alone, then the
  * SigProp and MagRef passes of its set together. */
 static void segments_group_ht_passes(void)
@@ -101,5 +178,7 @@ static const test_case cases[] = {
     {"vlc_tables_are_complete", vlc_tables_are_complete},
     {"empty_block_and_bad_input", empty_block_and_bad_input},
     {"segments_group_ht_passes", segments_group_ht_passes},
+    {"lowest_planes_follow_stride", lowest_planes_follow_stride},
+    {"counts_do_not_wrap", counts_do_not_wrap},
 };
 TEST_MAIN(cases)

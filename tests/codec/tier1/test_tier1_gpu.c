@@ -2,7 +2,9 @@
  * the host's (tier1_decode_block) on fresh random blocks: every code-block
  * style, sizes from 1x1 to 1024x4 and 64x64, 1-31 planes, every band,
  * decoded whole, cut after a random pass, with bytes cut short or flipped,
- * and a few the decoder must refuse; outputs poisoned beforehand, every
+ * and a few the decoder must refuse; HT blocks (T.814: ht_encode's cleanup
+ * segments, some with random bytes as a SigProp/MagRef segment) among
+ * them; outputs poisoned beforehand, every
  * coefficient, lowest known plane and result compared; and the same
  * batches dequantized into planes in device memory
  * (tier1_gpu_decode_placed) against the host's dequantize_halves, the
@@ -15,9 +17,19 @@
 #include <time.h>
 
 #include "dequantize.h"
+#include "ht_encode.h"
 #include "test_harness.h"
 #include "tier1_gpu.h"
 #include "tier1_test_support.h"
+
+/* REQUIRE in a function that returns `value`. */
+#define REQUIRE_VALUE(cond, value)                                                             \
+    do {                                                                                       \
+        bool require_ = (cond);                                                                \
+        test_check(require_, __FILE__, __LINE__, #cond);                                       \
+        if (!require_)                                                                         \
+            return value;                                                                      \
+    } while (0)
 
 #define POISON_COEFFICIENT 0x5A5A5A5A
 #define POISON_PLANE 0xA5
@@ -94,6 +106,53 @@ static void add_random_block(batch *b, uint32_t width, uint32_t height)
     tier1_encoded_block_release(&e);
 }
 
+/* An HT block (T.814): a cleanup segment of random coefficients at a
+ * random plane, sometimes followed by random bytes as its refinement
+ * segment (one or two passes), cut short or with a byte flipped at times. */
+static void add_random_ht_block(batch *b, uint32_t width, uint32_t height,
+                                const ht_encode_tables *tables)
+{
+    unsigned planes = (unsigned)test_random_range(1, test_random() % 4 ? 16 : 29);
+    int32_t *q = xmalloc((size_t)width * height * sizeof *q);
+    random_block(q, width, height, width, planes);
+    unsigned plane = (unsigned)test_random_range(0, planes - 1);
+    size_t capacity = ht_cleanup_bound(width, height) + 64, length = 0;
+    uint8_t *segment = xmalloc(capacity);
+    REQUIRE(ht_encode_cleanup(q, width, width, height, plane, tables, segment, capacity,
+                              &length) == GJ2K_OK);
+    free(q);
+    size_t refinement = plane > 0 && test_random() % 3 == 0 ? (size_t)test_random_range(1, 60) : 0;
+    for (size_t i = 0; i < refinement; i++)
+        segment[length + i] = (uint8_t)test_random();
+    b->segments = grow(b->segments, &b->segments_capacity, b->num_segments + 2,
+                       sizeof *b->segments);
+    tier1_segment *segments = b->segments + b->num_segments;
+    unsigned n = 0;
+    segments[n++] = (tier1_segment){length, 1};
+    if (refinement)
+        segments[n++] = (tier1_segment){refinement, (unsigned)test_random_range(1, 2)};
+    size_t whole = length + refinement, size = whole;
+    int damage = (int)(test_random() % 6);
+    if (damage == 0) /* cut short */
+        size = (size_t)test_random_range(0, (int64_t)whole - 1);
+    b->data = grow(b->data, &b->data_capacity, b->data_size + whole + 1, 1);
+    memcpy(b->data + b->data_size, segment, whole);
+    free(segment);
+    if (damage == 1) /* a byte flipped */
+        b->data[b->data_size + test_random_range(0, (int64_t)whole - 1)] ^=
+            (uint8_t)test_random_range(1, 255);
+    b->blocks = grow(b->blocks, &b->capacity, b->count + 1, sizeof *b->blocks);
+    b->blocks[b->count++] = (tier1_gpu_block){
+        .data_offset = b->data_size, .size = size, .first_segment = (uint32_t)b->num_segments,
+        .num_segments = n, .num_planes = plane + 1, .width = width, .height = height,
+        .band = (dwt_band)(test_random() % 4),
+        .style = TIER1_STYLE_HT | (test_random() % 2 ? TIER1_STYLE_VERTICALLY_CAUSAL : 0u),
+        .output_offset = b->samples};
+    b->data_size += whole;
+    b->num_segments += n;
+    b->samples += (size_t)width * height;
+}
+
 static void batch_free(batch *b)
 {
     free(b->blocks);
@@ -120,8 +179,14 @@ static void decode_on_host(const batch *b, int32_t *coefficients, uint8_t *lowes
             .num_planes = k->num_planes, .width = k->width, .height = k->height,
             .band = (dwt_band)k->band, .style = k->style};
         tier1_decode_result r = {0};
-        gj2k_status s = tier1_decode_block(&request, NULL, coefficients + k->output_offset,
-                                           k->width, lowest + k->output_offset, &r);
+        static ht_lookup ht; /* built once: the same tables each time */
+        if (ht.entry[0][0] == 0)
+            ht_lookup_build(&ht);
+        gj2k_status s = (k->style & TIER1_STYLE_HT)
+                            ? ht_decode_block(&request, &ht, coefficients + k->output_offset,
+                                              k->width, lowest + k->output_offset, &r)
+                            : tier1_decode_block(&request, NULL, coefficients + k->output_offset,
+                                                 k->width, lowest + k->output_offset, &r);
         results[i] = (tier1_gpu_result){s, r.passes_decoded, r.segmentation_errors};
     }
 }
@@ -172,17 +237,24 @@ static bool same_decode(tier1_gpu *gpu, const batch *b)
     return same;
 }
 
-/* A random batch of `blocks` blocks, the first three of which must be
- * refused: bad style, too many planes, a segment outside the batch. */
+/* A random batch of `blocks` blocks, a third of them HT, the first three
+ * of which must be refused: a reserved style bit, too many planes, a
+ * segment outside the batch. */
 static batch random_batch(int blocks)
 {
     batch b = {0};
+    ht_encode_tables *tables = xmalloc(sizeof *tables);
+    ht_encode_tables_build(tables);
     for (int k = 0; k < blocks; k++) {
         uint32_t w, h;
         random_block_shape(&w, &h);
-        add_random_block(&b, w, h);
+        if (k >= 3 && test_random() % 3 == 0)
+            add_random_ht_block(&b, w, h, tables);
+        else
+            add_random_block(&b, w, h);
     }
-    b.blocks[0].style = 0x40;
+    free(tables);
+    b.blocks[0].style = 0x80;
     b.blocks[1].num_planes = 32;
     b.blocks[2].num_segments = (uint32_t)b.num_segments + 1;
     return b;
@@ -314,39 +386,63 @@ static void placed_matches_host(void)
 
 /* Prints the time of a batch of 64x64 blocks, as coded from 8-bit images
  * losslessly (~9 planes, 30% zeros), on the GPU and on one host thread. */
-static void bench(void)
+/* 2048 blocks of 64x64, Part 1 or HT (all planes of the same kind of
+ * coefficients: a lossless HT cleanup segment each). */
+static batch bench_batch(bool ht)
 {
-    tier1_gpu *gpu = open_gpu();
     batch b = {0};
     int32_t *q = xmalloc(4096 * sizeof *q);
+    ht_encode_tables *tables = xmalloc(sizeof *tables);
+    ht_encode_tables_build(tables);
+    size_t capacity = ht_cleanup_bound(64, 64);
+    uint8_t *segment = xmalloc(capacity);
     for (int k = 0; k < 2048; k++) {
         for (int i = 0; i < 4096; i++)
             q[i] = test_random() % 10 < 3 ? 0 : (int32_t)test_random_range(-200, 200);
-        tier1_encoded_block e;
-        REQUIRE(tier1_encode_block(q, 64, 64, 64, DWT_BAND_HH, 0, 9, NULL, &e) == GJ2K_OK);
+        tier1_encoded_block e = {0};
+        size_t size = 0;
+        unsigned passes = 1, planes = 9;
+        if (ht) {
+            REQUIRE_VALUE(ht_encode_cleanup(q, 64, 64, 64, 0, tables, segment, capacity,
+                                            &size) == GJ2K_OK, b);
+            planes = 1; /* the cleanup pass codes plane 0 up */
+        } else {
+            REQUIRE_VALUE(tier1_encode_block(q, 64, 64, 64, DWT_BAND_HH, 0, 9, NULL, &e) ==
+                              GJ2K_OK, b);
+            size = e.size;
+            passes = e.num_passes;
+            planes = e.num_planes;
+        }
         b.segments = grow(b.segments, &b.segments_capacity, b.num_segments + 1, sizeof *b.segments);
-        b.segments[b.num_segments] = (tier1_segment){e.size, e.num_passes};
-        b.data = grow(b.data, &b.data_capacity, b.data_size + e.size, 1);
-        memcpy(b.data + b.data_size, e.data, e.size);
+        b.segments[b.num_segments] = (tier1_segment){size, passes};
+        b.data = grow(b.data, &b.data_capacity, b.data_size + size, 1);
+        memcpy(b.data + b.data_size, ht ? segment : e.data, size);
         b.blocks = grow(b.blocks, &b.capacity, b.count + 1, sizeof *b.blocks);
-        b.blocks[b.count++] = (tier1_gpu_block){.data_offset = b.data_size, .size = e.size,
+        b.blocks[b.count++] = (tier1_gpu_block){.data_offset = b.data_size, .size = size,
                                                 .first_segment = (uint32_t)b.num_segments,
-                                                .num_segments = 1, .num_planes = e.num_planes,
+                                                .num_segments = 1, .num_planes = planes,
                                                 .width = 64, .height = 64, .band = DWT_BAND_HH,
+                                                .style = ht ? TIER1_STYLE_HT : 0u,
                                                 .output_offset = b.samples};
-        b.data_size += e.size;
+        b.data_size += size;
         b.num_segments++;
         b.samples += 4096;
         tier1_encoded_block_release(&e);
     }
     free(q);
+    free(tables);
+    free(segment);
+    return b;
+}
+
+static void bench_one(tier1_gpu *gpu, bool ht)
+{
+    const char *kind = ht ? "HT " : "";
+    batch b = bench_batch(ht);
     int32_t *out = xmalloc(b.samples * sizeof *out);
     uint8_t *low = xmalloc(b.samples);
     tier1_gpu_result *r = xmalloc(b.count * sizeof *r);
     gj2k_error error = {0};
-    /* GJ2K_TIER1_LANES=N: N threads of each warp at work */
-    const char *lanes = getenv("GJ2K_TIER1_LANES");
-    tier1_gpu_set_lanes(gpu, lanes ? (unsigned)atoi(lanes) : 0);
     double best = 1e9;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = tier1_test_seconds();
@@ -372,18 +468,27 @@ static void bench(void)
     }
     tier1_gpu_planes_destroy(planes);
     free(placements);
-    printf("tier1 decode placed on the device, %zu blocks of 64x64: GPU %.2f ms "
-           "(%.0f Msamples/s)\n", b.count, placed * 1e3, (double)b.samples / placed / 1e6);
+    printf("tier1 %sdecode placed on the device, %zu blocks of 64x64: GPU %.2f ms "
+           "(%.0f Msamples/s)\n", kind, b.count, placed * 1e3, (double)b.samples / placed / 1e6);
     double t0 = tier1_test_seconds();
     decode_on_host(&b, out, low, r);
     double host = tier1_test_seconds() - t0;
-    printf("tier1 decode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
-           "(%.0f Msamples/s, %s lanes a warp), one host thread %.2f ms (%.0f Msamples/s)\n",
-           b.count, (double)b.data_size / 1e6, best * 1e3, (double)b.samples / best / 1e6,
-           lanes ? lanes : "1",
+    printf("tier1 %sdecode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
+           "(%.0f Msamples/s), one host thread %.2f ms (%.0f Msamples/s)\n",
+           kind, b.count, (double)b.data_size / 1e6, best * 1e3, (double)b.samples / best / 1e6,
            host * 1e3, (double)b.samples / host / 1e6);
     free(out), free(low), free(r);
     batch_free(&b);
+}
+
+static void bench(void)
+{
+    tier1_gpu *gpu = open_gpu();
+    /* GJ2K_TIER1_LANES=N: N threads of each warp at work */
+    const char *lanes = getenv("GJ2K_TIER1_LANES");
+    tier1_gpu_set_lanes(gpu, lanes ? (unsigned)atoi(lanes) : 0);
+    bench_one(gpu, false);
+    bench_one(gpu, true);
     tier1_gpu_destroy(gpu);
 }
 

@@ -1,4 +1,8 @@
-/* ht_decode.c - see ht_decode.h. Clause numbers are T.814's.
+/* ht_decode_block.h - the HT block decoder of ITU-T T.814 written once for
+ * the host (ht_decode.c) and the GPU's batch decoder (codec/tier1/cuda):
+ * the HT cleanup pass (7.3: MagSgn, MEL and VLC streams, CxtVLC and U-VLC
+ * codes) and the HT SigProp and MagRef passes (7.4, 7.5). Clause numbers
+ * are T.814's.
  *
  * The HT cleanup segment of Lcup bytes ends with Scup, the length of its
  * MEL and VLC suffix, in 12 bits (the last byte and the low nibble of the
@@ -9,25 +13,46 @@
  * both LSB first. Forward streams drop the MSB of a byte after 0xFF
  * (bit-stuffing); backward ones drop the MSB of a byte whose low 7 bits are
  * all ones when the byte before (above it) exceeds 0x8F. */
+#ifndef GJ2K_HT_DECODE_BLOCK_H
+#define GJ2K_HT_DECODE_BLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device_code.h"
 #include "ht_decode.h"
 
-#include <string.h>
-
-void ht_lookup_build(ht_lookup *lookup)
+/* Bits of v (v > 0): one more than the index of its highest one. */
+GJ2K_HD_INLINE unsigned ht_bits_of(uint32_t v)
 {
-    memset(lookup, 0, sizeof *lookup);
-    for (int t = 0; t < 2; t++) {
-        const ht_vlc_code *codes = t ? ht_vlc_table1 : ht_vlc_table0;
-        size_t count = t ? HT_VLC_TABLE1_SIZE : HT_VLC_TABLE0_SIZE;
-        for (size_t i = 0; i < count; i++) {
-            const ht_vlc_code *c = &codes[i];
-            uint16_t entry = (uint16_t)(c->rho | c->u_off << 4 | c->e_k << 5 | c->e_1 << 9 |
-                                        c->length << 13);
-            /* every 7-bit window whose first `length` bits are the codeword */
-            for (unsigned rest = 0; rest < (1u << (7 - c->length)); rest++)
-                lookup->entry[t][c->context << 7 | rest << c->length | c->codeword] = entry;
-        }
-    }
+#if defined(__CUDA_ARCH__)
+    return 32u - (unsigned)__clz(v);
+#else
+    return 32u - (unsigned)__builtin_clz(v);
+#endif
+}
+
+/* The index of the lowest one of a quad's 4-bit pattern (not 0). */
+GJ2K_HD_INLINE unsigned ht_lowest_bit(unsigned v)
+{
+    return (v & 1u) ? 0 : (v & 2u) ? 1 : (v & 4u) ? 2 : 3;
+}
+
+/* Loops over a quad pair's two quads unrolled on the GPU, so that their
+ * small arrays stay in registers. */
+#if defined(__CUDA_ARCH__)
+#define HT_UNROLL _Pragma("unroll")
+#else
+#define HT_UNROLL
+#endif
+
+/* memset, on both sides. */
+GJ2K_HD_INLINE void ht_fill(void *to, int value, size_t n)
+{
+    uint8_t *p = (uint8_t *)to;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)value;
 }
 
 /* ------------------------------------------------------- bit streams */
@@ -43,12 +68,15 @@ typedef struct forward_bits {
     uint8_t fill;
 } forward_bits;
 
-static void forward_init(forward_bits *r, const uint8_t *data, size_t size, uint8_t fill)
+GJ2K_HD_INLINE void forward_init(forward_bits *r, const uint8_t *data, size_t size, uint8_t fill)
 {
-    *r = (forward_bits){.data = data, .size = size, .fill = fill};
+    ht_fill(r, 0, sizeof *r);
+    r->data = data;
+    r->size = size;
+    r->fill = fill;
 }
 
-static inline uint32_t forward_read(forward_bits *r, unsigned n)
+GJ2K_HD_INLINE uint32_t forward_read(forward_bits *r, unsigned n)
 {
     while (r->count < n) {
         uint8_t b = r->pos < r->size ? r->data[r->pos] : r->fill;
@@ -74,7 +102,17 @@ typedef struct backward_bits {
     uint8_t previous;
 } backward_bits;
 
-static inline void backward_fill(backward_bits *r, unsigned n)
+GJ2K_HD_INLINE void backward_init(backward_bits *r, const uint8_t *data, ptrdiff_t pos,
+                                  ptrdiff_t stop, uint8_t previous)
+{
+    ht_fill(r, 0, sizeof *r);
+    r->data = data;
+    r->pos = pos;
+    r->stop = stop;
+    r->previous = previous;
+}
+
+GJ2K_HD_INLINE void backward_fill(backward_bits *r, unsigned n)
 {
     while (r->count < n) {
         if (r->pos < r->stop) { /* exhausted: zeros */
@@ -89,19 +127,19 @@ static inline void backward_fill(backward_bits *r, unsigned n)
     }
 }
 
-static inline uint32_t backward_peek(backward_bits *r, unsigned n)
+GJ2K_HD_INLINE uint32_t backward_peek(backward_bits *r, unsigned n)
 {
     backward_fill(r, n);
     return (uint32_t)(r->bits & (((uint64_t)1 << n) - 1));
 }
 
-static inline void backward_skip(backward_bits *r, unsigned n)
+GJ2K_HD_INLINE void backward_skip(backward_bits *r, unsigned n)
 {
     r->bits >>= n;
     r->count -= n;
 }
 
-static inline uint32_t backward_read(backward_bits *r, unsigned n)
+GJ2K_HD_INLINE uint32_t backward_read(backward_bits *r, unsigned n)
 {
     uint32_t v = backward_peek(r, n);
     backward_skip(r, n);
@@ -118,9 +156,13 @@ typedef struct mel_decoder {
     bool after_ff, one;
 } mel_decoder;
 
-static const uint8_t MEL_EXPONENT[13] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5};
+/* The MEL exponent E of state k (Table 2): 0 0 0 1 1 1 2 2 2 3 3 4 5. */
+GJ2K_HD_INLINE unsigned mel_exponent(unsigned k)
+{
+    return k < 9 ? k / 3 : k < 11 ? 3 : k - 7;
+}
 
-static unsigned mel_bit(mel_decoder *m)
+GJ2K_HD_INLINE unsigned mel_bit(mel_decoder *m)
 {
     if (m->left == 0) {
         uint8_t b = 0xFF;
@@ -137,10 +179,10 @@ static unsigned mel_bit(mel_decoder *m)
 
 /* The next MEL symbol: a 1 bit is a run of 2^E zeros; a 0 bit and E more
  * bits (MSB first) a run of that many zeros and then a one. */
-static unsigned mel_symbol(mel_decoder *m)
+GJ2K_HD_INLINE unsigned mel_symbol(mel_decoder *m)
 {
     if (m->run == 0 && !m->one) {
-        unsigned e = MEL_EXPONENT[m->k];
+        unsigned e = mel_exponent(m->k);
         if (mel_bit(m)) {
             m->run = 1u << e;
             m->k += m->k < 12;
@@ -165,7 +207,7 @@ static unsigned mel_symbol(mel_decoder *m)
 
 /* U-VLC (7.3.6): the prefix (1, 2, 3 or 5), then the suffix of its length
  * and, for suffixes of 28 and more, a 4-bit extension. */
-static unsigned uvlc_prefix(backward_bits *vlc)
+GJ2K_HD_INLINE unsigned uvlc_prefix(backward_bits *vlc)
 {
     uint32_t t = backward_peek(vlc, 3);
     if (t & 1u) {
@@ -180,17 +222,17 @@ static unsigned uvlc_prefix(backward_bits *vlc)
     return t & 4u ? 3 : 5;
 }
 
-static unsigned uvlc_suffix(backward_bits *vlc, unsigned prefix)
+GJ2K_HD_INLINE unsigned uvlc_suffix(backward_bits *vlc, unsigned prefix)
 {
     return prefix == 3 ? backward_read(vlc, 1) : prefix == 5 ? backward_read(vlc, 5) : 0;
 }
 
-static unsigned uvlc_extension(backward_bits *vlc, unsigned suffix)
+GJ2K_HD_INLINE unsigned uvlc_extension(backward_bits *vlc, unsigned suffix)
 {
     return suffix >= 28 ? backward_read(vlc, 4) : 0;
 }
 
-static unsigned max4(unsigned a, unsigned b, unsigned c, unsigned d)
+GJ2K_HD_INLINE unsigned max4(unsigned a, unsigned b, unsigned c, unsigned d)
 {
     unsigned m = a > b ? a : b, n = c > d ? c : d;
     return m > n ? m : n;
@@ -198,10 +240,12 @@ static unsigned max4(unsigned a, unsigned b, unsigned c, unsigned d)
 
 /* The HT cleanup pass (7.3) of a w x h block at plane p: signed values
  * into `coefficients`, 1 in `significant` (when not NULL: the refinement
- * passes need it) for each significant sample. */
-static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const ht_lookup *lookup,
-                                uint32_t w, uint32_t h, int32_t *coefficients, size_t stride,
-                                uint8_t *significant)
+ * passes need it) for each significant sample; `rows`: 2 (w + 4) bytes of
+ * scratch. */
+GJ2K_HD_STATIC gj2k_status ht_cleanup_pass(const uint8_t *d, size_t lcup, unsigned p,
+                                           const ht_lookup *lookup, uint32_t w, uint32_t h,
+                                           int32_t *coefficients, size_t stride,
+                                           uint8_t *significant, uint8_t *rows)
 {
     if (lcup < 2)
         return GJ2K_ERROR_MALFORMED;
@@ -211,8 +255,13 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
     size_t pcup = lcup - scup;
     forward_bits magsgn;
     forward_init(&magsgn, d, pcup, 0xFF);
-    mel_decoder mel = {.data = d, .pos = pcup, .end = lcup - 1};
-    backward_bits vlc = {.data = d, .pos = (ptrdiff_t)lcup - 3, .stop = (ptrdiff_t)pcup};
+    mel_decoder mel;
+    ht_fill(&mel, 0, sizeof mel);
+    mel.data = d;
+    mel.pos = pcup;
+    mel.end = lcup - 1;
+    backward_bits vlc;
+    backward_init(&vlc, d, (ptrdiff_t)lcup - 3, (ptrdiff_t)pcup, 0);
     uint8_t last = (uint8_t)(d[lcup - 2] | 0x0F);
     vlc.bits = last >> 4;
     vlc.count = 4;
@@ -224,19 +273,20 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
 
     /* the exponents E of the bottom sample row of the quad row above, and of
      * this one, at column x + 1 (the borders stay 0) */
-    uint8_t rows[2][TIER1_MAX_SIZE + 4];
-    memset(rows, 0, sizeof rows);
-    uint8_t *above = rows[0], *below = rows[1];
+    ht_fill(rows, 0, 2 * ((size_t)w + 4));
+    uint8_t *above = rows, *below = rows + w + 4;
     const uint32_t qw = (w + 1) / 2, qh = (h + 1) / 2;
     for (uint32_t r = 0; r < qh; r++) {
         const bool initial = r == 0;
         const uint16_t *table = lookup->entry[initial ? 0 : 1];
-        memset(below, 0, w + 4);
+        ht_fill(below, 0, w + 4);
         unsigned left = 0; /* rho of the quad to the left */
         for (uint32_t q = 0; q < qw; q += 2) {
             const unsigned count = q + 1 < qw ? 2 : 1;
             unsigned rho[2] = {0, 0}, u_off[2] = {0, 0}, e_k[2] = {0, 0}, e_1[2] = {0, 0};
-            for (unsigned k = 0; k < count; k++) {
+            HT_UNROLL for (unsigned k = 0; k < 2; k++) {
+                if (k >= count)
+                    break;
                 const uint8_t *a = above + 2 * (q + k) + 1; /* a[-1]: the column to the left */
                 unsigned c;
                 if (initial) /* eq. 1 */
@@ -282,12 +332,17 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
                     u[1] = bias + p2 + s2 + 4 * x2;
                 }
             } else if (u_off[0] || u_off[1]) {
-                unsigned k = u_off[0] ? 0 : 1;
                 unsigned p1 = uvlc_prefix(&vlc), s1 = uvlc_suffix(&vlc, p1);
-                u[k] = p1 + s1 + 4 * uvlc_extension(&vlc, s1);
+                unsigned value = p1 + s1 + 4 * uvlc_extension(&vlc, s1);
+                if (u_off[0])
+                    u[0] = value;
+                else
+                    u[1] = value;
             }
             /* MagSgn (7.3.8): each significant sample's magnitude and sign */
-            for (unsigned k = 0; k < count; k++) {
+            HT_UNROLL for (unsigned k = 0; k < 2; k++) {
+                if (k >= count)
+                    break;
                 if (rho[k] == 0)
                     continue;
                 const uint32_t x = 2 * (q + k);
@@ -301,11 +356,11 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
                 if (bound - 1 + p > 30)
                     return GJ2K_ERROR_MALFORMED;
                 for (unsigned left_bits = rho[k]; left_bits != 0; left_bits &= left_bits - 1) {
-                    unsigned n = (unsigned)__builtin_ctz(left_bits); /* the samples in order */
+                    unsigned n = ht_lowest_bit(left_bits); /* the samples in order */
                     unsigned m = bound - ((e_k[k] >> n) & 1u);
                     uint32_t v = forward_read(&magsgn, m) + (((e_1[k] >> n) & 1u) << m);
                     uint32_t mu = (v >> 1) + 1, sx = x + (n >> 1), sy = 2 * r + (n & 1u);
-                    unsigned exponent = 32u - (unsigned)__builtin_clz(v | 1u); /* bits of v */
+                    unsigned exponent = ht_bits_of(v | 1u); /* bits of v */
                     if (n & 1u)
                         below[sx + 1] = (uint8_t)exponent;
                     if (sx < w && sy < h) {
@@ -329,7 +384,7 @@ static gj2k_status cleanup_pass(const uint8_t *d, size_t lcup, unsigned p, const
 /* Whether a neighbour of (x, y) is significant: after the cleanup pass or
  * earlier in this SigProp pass; in vertically causal mode the last row of
  * a stripe does not see the stripe below. */
-static bool has_significant_neighbour(const uint8_t *cleanup, const uint8_t *added, uint32_t w,
+GJ2K_HD_INLINE bool has_significant_neighbour(const uint8_t *cleanup, const uint8_t *added, uint32_t w,
                                       uint32_t h, uint32_t x, uint32_t y, bool stripe_end_causal)
 {
     uint32_t y1 = y + 1 < h && !stripe_end_causal ? y + 1 : y;
@@ -342,7 +397,7 @@ static bool has_significant_neighbour(const uint8_t *cleanup, const uint8_t *add
 }
 
 /* HT SigProp (7.4) and, with two passes, HT MagRef (7.5) at plane p - 1. */
-static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, unsigned p,
+GJ2K_HD_STATIC void ht_refinement_passes(const uint8_t *d, size_t lref, unsigned passes, unsigned p,
                               bool causal, uint32_t w, uint32_t h, int32_t *coefficients,
                               size_t stride, const uint8_t *significant, uint8_t *added,
                               uint8_t *lowest)
@@ -350,7 +405,7 @@ static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, un
     const unsigned plane = p - 1;
     forward_bits sigprop;
     forward_init(&sigprop, d, lref, 0x00);
-    memset(added, 0, (size_t)w * h);
+    ht_fill(added, 0, (size_t)w * h);
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t y_end = h - y0 < 4 ? h : y0 + 4;
         for (uint32_t x0 = 0; x0 < w; x0 += 4) { /* groups of 4 columns */
@@ -363,7 +418,7 @@ static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, un
                                                    causal && y == y0 + 3))
                         continue;
                     if (lowest != NULL)
-                        lowest[i] = (uint8_t)plane;
+                        lowest[(size_t)y * stride + x] = (uint8_t)plane;
                     added[i] = (uint8_t)forward_read(&sigprop, 1);
                 }
             for (uint32_t x = x0; x < x_end; x++) /* then the signs of the group's new ones */
@@ -379,7 +434,8 @@ static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, un
     }
     if (passes < 2)
         return;
-    backward_bits magref = {.data = d, .pos = (ptrdiff_t)lref - 1, .stop = 0, .previous = 0xFF};
+    backward_bits magref;
+    backward_init(&magref, d, (ptrdiff_t)lref - 1, 0, 0xFF);
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t y_end = h - y0 < 4 ? h : y0 + 4;
         for (uint32_t x = 0; x < w; x++)
@@ -391,36 +447,51 @@ static void refinement_passes(const uint8_t *d, size_t lref, unsigned passes, un
                 int32_t bit = (int32_t)(backward_read(&magref, 1) << plane);
                 *c = *c < 0 ? *c - bit : *c + bit;
                 if (lowest != NULL)
-                    lowest[i] = (uint8_t)plane;
+                    lowest[(size_t)y * stride + x] = (uint8_t)plane;
             }
     }
 }
 
-gj2k_status ht_decode_block(const tier1_decode_request *request, const ht_lookup *lookup,
-                            int32_t *coefficients, size_t stride, uint8_t *lowest_known_plane,
-                            tier1_decode_result *result)
+/* The scratch ht_decode_block_in takes for a width x height block. */
+GJ2K_HD_INLINE size_t ht_decode_scratch_bytes(uint32_t width, uint32_t height)
+{
+    return 2 * (size_t)width * height + 2 * ((size_t)width + 4);
+}
+
+/* ht_decode_block with its scratch given: ht_decode_scratch_bytes. */
+GJ2K_HD_STATIC gj2k_status ht_decode_block_in(const tier1_decode_request *request,
+                                              const ht_lookup *lookup, int32_t *coefficients,
+                                              size_t stride, uint8_t *lowest_known_plane,
+                                              uint8_t *scratch, tier1_decode_result *result)
 {
     const uint32_t w = request->width, h = request->height;
+    uint8_t *significant = scratch, *added = scratch + (size_t)w * h;
+    uint8_t *rows = added + (size_t)w * h;
     if (w == 0 || h == 0 || w > TIER1_MAX_SIZE || h > TIER1_MAX_SIZE ||
         (size_t)w * h > TIER1_MAX_SAMPLES || stride < w)
         return GJ2K_ERROR_INVALID_ARGUMENT;
     unsigned passes = 0;
     size_t bytes = 0;
     for (unsigned s = 0; s < request->num_segments; s++) {
-        passes += request->segments[s].num_passes;
-        bytes += request->segments[s].length;
+        const unsigned n = request->segments[s].num_passes;
+        if (passes <= 3) /* past 3 the count is refused: no wrap-around */
+            passes += n < 4 ? n : 4;
+        const size_t length = request->segments[s].length;
+        bytes = length < SIZE_MAX - bytes ? bytes + length : SIZE_MAX; /* >= lcup, no wrap */
     }
     if (request->num_planes > TIER1_MAX_PLANES || passes > 3 ||
         (request->num_segments > 0 && request->segments[0].num_passes != 1))
         return GJ2K_ERROR_UNSUPPORTED; /* placeholder passes; more than one HT set */
     for (uint32_t y = 0; y < h; y++)
-        memset(coefficients + (size_t)y * stride, 0, w * sizeof *coefficients);
+        ht_fill(coefficients + (size_t)y * stride, 0, w * sizeof *coefficients);
     const unsigned p = request->num_planes > 0 ? request->num_planes - 1 : 0;
-    if (lowest_known_plane != NULL)
+    if (lowest_known_plane != NULL) /* rows stride apart, as the coefficients' (tier1.h) */
         for (uint32_t y = 0; y < h; y++)
-            memset(lowest_known_plane + (size_t)y * w, (int)p, w);
-    if (result != NULL)
-        *result = (tier1_decode_result){0};
+            ht_fill(lowest_known_plane + (size_t)y * stride, (int)p, w);
+    if (result != NULL) {
+        result->passes_decoded = 0;
+        result->segmentation_errors = 0;
+    }
     if (passes == 0)
         return GJ2K_OK;
     if (request->num_planes == 0)
@@ -428,19 +499,18 @@ gj2k_status ht_decode_block(const tier1_decode_request *request, const ht_lookup
     size_t lcup = request->segments[0].length;
     if (lcup > request->size)
         return GJ2K_ERROR_TRUNCATED;
-    uint8_t significant[TIER1_MAX_SAMPLES], added[TIER1_MAX_SAMPLES];
     const bool refine = passes > 1 && p > 0;
     if (refine)
-        memset(significant, 0, (size_t)w * h);
-    gj2k_status status = cleanup_pass(request->data, lcup, p, lookup, w, h, coefficients, stride,
-                                      refine ? significant : NULL);
+        ht_fill(significant, 0, (size_t)w * h);
+    gj2k_status status = ht_cleanup_pass(request->data, lcup, p, lookup, w, h, coefficients,
+                                         stride, refine ? significant : NULL, rows);
     if (status != GJ2K_OK)
         return status;
     if (result != NULL)
         result->passes_decoded = 1;
     size_t lref = (bytes < request->size ? bytes : request->size) - lcup;
     if (refine && lref > 0) {
-        refinement_passes(request->data + lcup, lref, passes - 1, p,
+        ht_refinement_passes(request->data + lcup, lref, passes - 1, p,
                           (request->style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0, w, h,
                           coefficients, stride, significant, added, lowest_known_plane);
         if (result != NULL)
@@ -448,3 +518,5 @@ gj2k_status ht_decode_block(const tier1_decode_request *request, const ht_lookup
     }
     return bytes > request->size ? GJ2K_ERROR_TRUNCATED : GJ2K_OK;
 }
+
+#endif

@@ -10,6 +10,10 @@
 
 #include "ht_decode.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The CxtVLC codes indexed the encoder's way: [table][context][rho][u_off]
  * [eps], eps being the quad's samples whose exponent equals U_q (7.3.5).
  * An entry holds the codeword (bits 0-6, first bit sent in bit 0), its
@@ -74,5 +78,9 @@ gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fraction
                             uint32_t width, uint32_t height, bool every_plane,
                             const ht_encode_tables *tables, ht_encoded_block *out);
 void ht_encoded_block_release(ht_encoded_block *block);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include "tier1.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One CxtVLC codeword (ht_vlc_tables.c): context, the quad's significance
  * rho (bit 0 top-left, 1 bottom-left, 2 top-right, 3 bottom-right), u_off,
  * the EMB bits e_k and e_1, the codeword (first bit read in bit 0), its length. */
@@ -47,5 +51,9 @@ void ht_lookup_build(ht_lookup *lookup);
 gj2k_status ht_decode_block(const tier1_decode_request *request, const ht_lookup *lookup,
                             int32_t *coefficients, size_t stride, uint8_t *lowest_known_plane,
                             tier1_decode_result *result);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
