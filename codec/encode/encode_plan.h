@@ -51,6 +51,14 @@ typedef struct encode_plan {
     uint64_t total_samples;          /* over all components */
 } encode_plan;
 
+/* Whether HT code-blocks (T.814) are coded at every bit-plane, for rate
+ * control to choose one, rather than at plane 0 alone: unless one layer
+ * keeps every bit. */
+static inline bool encode_plan_ht_choices(const encode_plan *plan)
+{
+    return !(plan->cod.layers == 1 && plan->layers[0].lossless);
+}
+
 /* Checks the options against the image and Annex A's limits and fills the
  * plan; on failure the plan holds nothing to free. */
 gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_options *options,

@@ -201,7 +201,7 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
         if (ht != NULL)
             ht_encode_tables_build(ht);
         work.ht = ht;
-        work.ht_every_plane = !(plan->cod.layers == 1 && plan->layers[0].lossless);
+        work.ht_every_plane = encode_plan_ht_choices(plan);
     }
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.scratch = calloc(threads, sizeof *work.scratch);
@@ -389,10 +389,22 @@ static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
         return GJ2K_ERROR_OUT_OF_MEMORY;
     if (r->size)
         memcpy(data, g->data + r->data_offset, r->size);
+    double weight = part->planes[eb->component].plan->weight[eb->subband_index];
+    if (part->planes[eb->component].plan->coding.code_block_style & TIER1_STYLE_HT) {
+        /* one choice, plane 0 (the GPU codes HT blocks when every bit is sent) */
+        ht_encoded_block ht = {.data = data, .size = r->size, .num_planes = r->num_planes,
+                               .num_choices = r->num_passes};
+        if (r->num_passes > 0) {
+            ht.lengths[0] = r->size;
+            ht.distortion_reduction[0] = g->passes[r->passes_offset].distortion_reduction;
+        }
+        gj2k_status status = keep_ht_block(eb, &ht, weight, g->num_layers);
+        if (status != GJ2K_OK)
+            free(data);
+        return status;
+    }
     gj2k_status status = keep_block(eb, g->passes + r->passes_offset, r->num_passes,
-                                    r->num_planes, data, r->size,
-                                    part->planes[eb->component].plan->weight[eb->subband_index],
-                                    g->num_layers);
+                                    r->num_planes, data, r->size, weight, g->num_layers);
     if (status != GJ2K_OK)
         free(data);
     return status;

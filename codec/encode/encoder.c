@@ -568,9 +568,11 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = gpu_stage_open(options->device, run.plan.total_samples,
                                 GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES, &run.gpu.stage, error);
     gj2k_error unused = {0};
-    /* HT blocks (T.814) are coded on the CPU threads */
-    bool ht = (run.plan.cod.coding.code_block_style & TIER1_STYLE_HT) != 0;
-    if (status == GJ2K_OK && run.gpu.stage != NULL && !ht &&
+    /* HT blocks (T.814) go to the GPU when every bit is sent (it codes plane 0
+     * alone); rate control's choices at every plane are the CPU threads' */
+    bool ht_choices = (run.plan.cod.coding.code_block_style & TIER1_STYLE_HT) &&
+                      encode_plan_ht_choices(&run.plan);
+    if (status == GJ2K_OK && run.gpu.stage != NULL && !ht_choices &&
         tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;

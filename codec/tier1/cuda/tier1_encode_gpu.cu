@@ -1,5 +1,6 @@
 /* tier1_encode_gpu.cu - see tier1_gpu.h. One block a warp runs
- * tier1_encode_block.h's encoder: the coefficients become sign-magnitude
+ * tier1_encode_block.h's encoder (HT blocks, T.814: ht_encode_block.h's
+ * cleanup pass at plane 0, their scratch where the flags go): the coefficients become sign-magnitude
  * words in scratch (the input stays, for a block the host must code), the
  * flags and the coder's snapshots live in global scratch, the bytes go to
  * a slot of fixed room per block. A second kernel gathers every block's
@@ -10,6 +11,7 @@
 #include <new>
 
 #include "tier1_gpu_common.cuh"
+#include "ht_encode_block.h"
 #include "tier1_encode_block.h"
 #include "tier1_gpu.h"
 
@@ -35,7 +37,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
                               const int32_t *coefficients, uint32_t *words,
                               const uint8_t *fractions, uint8_t *slots, uint32_t *flags,
                               tier1_pass_info *passes, mq_snapshot *snapshots,
-                              tier1_gpu_encoded *results)
+                              const ht_encode_tables *ht, tier1_gpu_encoded *results)
 {
     /* the encoder's state, its contexts indexed by symbol: shared memory */
     extern __shared__ __align__(16) unsigned char shared[];
@@ -46,6 +48,31 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
     tier1_gpu_encoded r = {GJ2K_OK, 0, 0, 0, 0, 0};
     if (!d.run) { /* refused on the host */
         r.status = GJ2K_ERROR_INVALID_ARGUMENT;
+        results[i] = r;
+        return;
+    }
+    if (d.style & TIER1_STYLE_HT) {
+        const int32_t *c = coefficients + d.input;
+        const uint8_t *f = d.fractions ? fractions + d.input : NULL;
+        uint32_t all = 0;
+        for (uint32_t k = 0; k < d.width * d.height; k++)
+            all |= c[k] < 0 ? 0u - (uint32_t)c[k] : (uint32_t)c[k];
+        size_t length = 0;
+        if (all >= 1u << 30) {
+            r.status = GJ2K_ERROR_LIMIT; /* the host says so too */
+        } else if (all != 0) {
+            r.status = ht_encode_cleanup_in(c, d.width, d.width, d.height, 0, ht, slots + d.slot,
+                                            (size_t)d.room, (uint8_t *)(flags + d.flags), &length);
+            if (r.status == GJ2K_OK) {
+                tier1_pass_info *p = passes + (size_t)i * TIER1_MAX_PASSES;
+                p->length = length;
+                p->distortion_reduction = ht_plane0_reduction(c, f, d.width, d.width, d.height);
+                p->ends_segment = true;
+                r.num_planes = ht_bits_of(all);
+                r.num_passes = 1;
+                r.size = length;
+            }
+        }
         results[i] = r;
         return;
     }
@@ -104,6 +131,7 @@ struct tier1_gpu_encoder {
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer coefficients, fractions, words, blocks, slots, flags, passes, snapshots, results, data,
         passes_out;
+    Buffer ht; /* the HT encoder's CxtVLC tables, uploaded with the first HT block */
 };
 
 extern "C" gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
@@ -181,7 +209,7 @@ struct batch_plan {
     DeviceBlock *blocks = nullptr;
     uint64_t *span_base = nullptr;
     uint64_t samples = 0, slots = 0, flags = 0;
-    bool fractions = false;
+    bool fractions = false, ht = false;
     ~batch_plan()
     {
         delete[] blocks;
@@ -206,7 +234,12 @@ static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span
     for (size_t i = 0; i < count; i++) {
         const tier1_gpu_encode_block *k = &blocks[i];
         uint64_t area = (uint64_t)k->width * k->height;
-        bool run = tier1_block_is_valid(k->width, k->height, (dwt_band)k->band, k->style) &&
+        /* HT blocks (T.814): of the Part 1 bits only vertically causal may join */
+        bool ht = (k->style & TIER1_STYLE_HT) != 0;
+        unsigned part1 = ht ? k->style & ~(TIER1_STYLE_HT | TIER1_STYLE_VERTICALLY_CAUSAL)
+                            : k->style;
+        bool run = (!ht || part1 == 0) &&
+                   tier1_block_is_valid(k->width, k->height, (dwt_band)k->band, part1) &&
                    k->span < num_spans && k->offset <= spans[k->span].samples &&
                    area <= spans[k->span].samples - k->offset;
         DeviceBlock d = {};
@@ -224,7 +257,9 @@ static gj2k_status plan_batch(const tier1_gpu_encoder *gpu, const tier1_gpu_span
             d.fractions = spans[k->span].resident ? spans[k->span].resident_fractions
                                                   : spans[k->span].fractions != nullptr;
             plan->slots += d.room;
-            plan->flags += (uint64_t)(k->width + 2) * (k->height + 2);
+            plan->flags += ht ? (ht_encode_scratch_bytes(k->width) + 3) / 4
+                              : (uint64_t)(k->width + 2) * (k->height + 2);
+            plan->ht = plan->ht || ht;
         }
         plan->blocks[i] = d;
     }
@@ -251,6 +286,21 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
             cudaSuccess ||
         (e = gpu->results.reserve(count * sizeof(tier1_gpu_encoded))) != cudaSuccess)
         return e;
+    if (plan->ht && gpu->ht.data == nullptr) {
+        ht_encode_tables *host = new (std::nothrow) ht_encode_tables;
+        if (host == nullptr)
+            return cudaErrorMemoryAllocation;
+        ht_encode_tables_build(host);
+        e = gpu->ht.reserve(sizeof *host);
+        *what = "upload";
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(gpu->ht.data, host, sizeof *host, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(s);
+        delete host;
+        if (e != cudaSuccess)
+            return e;
+    }
     *what = "upload";
     for (size_t k = 0; k < num_spans; k++) {
         uint64_t base = plan->span_base[k];
@@ -274,7 +324,7 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
         gpu->words.as<uint32_t>(),
         gpu->fractions.as<uint8_t>(), gpu->slots.as<uint8_t>(), gpu->flags.as<uint32_t>(),
         gpu->passes.as<tier1_pass_info>(), gpu->snapshots.as<mq_snapshot>(),
-        gpu->results.as<tier1_gpu_encoded>());
+        gpu->ht.as<const ht_encode_tables>(), gpu->results.as<tier1_gpu_encoded>());
     if ((e = cudaGetLastError()) != cudaSuccess)
         return e;
     *what = "download";

@@ -157,7 +157,7 @@ typedef struct mel_decoder {
 } mel_decoder;
 
 /* The MEL exponent E of state k (Table 2): 0 0 0 1 1 1 2 2 2 3 3 4 5. */
-GJ2K_HD_INLINE unsigned mel_exponent(unsigned k)
+GJ2K_HD_INLINE unsigned ht_mel_exponent(unsigned k)
 {
     return k < 9 ? k / 3 : k < 11 ? 3 : k - 7;
 }
@@ -182,7 +182,7 @@ GJ2K_HD_INLINE unsigned mel_bit(mel_decoder *m)
 GJ2K_HD_INLINE unsigned mel_symbol(mel_decoder *m)
 {
     if (m->run == 0 && !m->one) {
-        unsigned e = mel_exponent(m->k);
+        unsigned e = ht_mel_exponent(m->k);
         if (mel_bit(m)) {
             m->run = 1u << e;
             m->k += m->k < 12;

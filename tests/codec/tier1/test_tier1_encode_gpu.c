@@ -4,7 +4,9 @@
  * planes, every band, with and without fractions, spread over several
  * spans in host memory or already in the encoder's input memory; a few
  * the encoder must refuse, and a round with too little room so that
- * blocks overflow (the input memory must keep them for the host). Every byte, plane count, truncation point and
+ * blocks overflow (the input memory must keep them for the host); a third
+ * of the blocks HT (ht_encode_block at plane 0 on the host). Every byte,
+ * plane count, truncation point and
  * distortion reduction is compared. Skips where there is no GPU (or no
  * CUDA in the build). `test_tier1_encode_gpu bench` prints the time of a
  * batch of 64x64 blocks on either side. */
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ht_encode.h"
 #include "test_harness.h"
 #include "tier1_gpu.h"
 #include "tier1_test_support.h"
@@ -49,6 +52,8 @@ static void add_random_block(batch *b, uint32_t width, uint32_t height, unsigned
     b->blocks[b->count++] = (tier1_gpu_encode_block){
         .span = s, .offset = b->samples[s], .width = width, .height = height,
         .band = (uint32_t)(test_random() % 4), .style = (uint32_t)(test_random() % 64)};
+    if (test_random() % 3 == 0) /* HT (T.814), vertically causal or not */
+        b->blocks[b->count - 1].style = TIER1_STYLE_HT | (test_random() % 2 ? 8u : 0u);
     b->samples[s] += area;
 }
 
@@ -121,10 +126,52 @@ static tier1_gpu_encoder *open_gpu(void)
 /* Whether the GPU's result for block i is the host's: the same status, or
  * GJ2K_ERROR_LIMIT where the host's bytes, and the final 0xFF a segment may
  * hold before it is dropped, exceed the room. */
+/* As same_block for an HT block: the host's ht_encode_block at plane 0. */
+static bool same_ht_block(const batch *b, size_t i, const tier1_gpu_encoded *got,
+                          const uint8_t *data, const tier1_pass_info *passes, unsigned room)
+{
+    const tier1_gpu_encode_block *k = &b->blocks[i];
+    static ht_encode_tables tables; /* built once: the same tables each time */
+    if (tables.code[0][0][1][0][0] == 0)
+        ht_encode_tables_build(&tables);
+    ht_encoded_block want = {0};
+    gj2k_status s = GJ2K_ERROR_INVALID_ARGUMENT;
+    if (k->span < NUM_SPANS && k->offset + (uint64_t)k->width * k->height <= b->samples[k->span])
+        s = ht_encode_block(b->coefficients[k->span] + k->offset,
+                            k->span == 2 ? NULL : b->fractions[k->span] + k->offset, k->width,
+                            k->width, k->height, false, &tables, &want);
+    size_t room_bytes = (size_t)k->width * k->height * (room ? room : 4) + TIER1_GPU_ROOM_PER_BLOCK;
+    bool same;
+    if (got->status == GJ2K_ERROR_LIMIT && s == GJ2K_OK)
+        same = want.num_choices == 1 && want.lengths[0] + 1 > room_bytes;
+    else
+        same = got->status == s;
+    if (same && s == GJ2K_OK && got->status == GJ2K_OK) {
+        same = got->num_planes == want.num_planes && got->num_passes == want.num_choices &&
+               got->size == want.size &&
+               (want.size == 0 || memcmp(data + got->data_offset, want.data, want.size) == 0);
+        if (same && want.num_choices == 1) {
+            const tier1_pass_info *g = &passes[got->passes_offset];
+            same = g->length == want.lengths[0] && g->ends_segment &&
+                   memcmp(&g->distortion_reduction, &want.distortion_reduction[0],
+                          sizeof(double)) == 0;
+        }
+    }
+    if (!same)
+        fprintf(stderr, "  HT block %zu (%ux%u): GPU %s %u planes %llu bytes, host %s %u planes "
+                        "%zu bytes\n",
+                i, k->width, k->height, gj2k_status_name(got->status), got->num_planes,
+                (unsigned long long)got->size, gj2k_status_name(s), want.num_planes, want.size);
+    ht_encoded_block_release(&want);
+    return same;
+}
+
 static bool same_block(const batch *b, size_t i, const tier1_gpu_encoded *got,
                        const uint8_t *data, const tier1_pass_info *passes, unsigned room,
                        tier1_workspace *ws)
 {
+    if (b->blocks[i].style & TIER1_STYLE_HT)
+        return same_ht_block(b, i, got, data, passes, room);
     const tier1_gpu_encode_block *k = &b->blocks[i];
     tier1_encoded_block want;
     gj2k_status s = GJ2K_ERROR_INVALID_ARGUMENT;
@@ -216,8 +263,8 @@ static void gpu_matches_host(void)
             random_block_shape(&w, &h);
             add_random_block(&b, w, h, overflow_round ? 31 : test_random() % 4 ? 16 : 31);
         }
-        /* refused alike: a bad style, a block past its span, INT32_MIN */
-        b.blocks[0].style = 0x40;
+        /* refused alike: a reserved style bit, a block past its span, INT32_MIN */
+        b.blocks[0].style = 0x80;
         b.blocks[1].offset = b.samples[b.blocks[1].span];
         b.coefficients[b.blocks[2].span][b.blocks[2].offset] = INT32_MIN;
         b.blocks[3].span = NUM_SPANS;
@@ -233,9 +280,9 @@ static void gpu_matches_host(void)
 /* Prints the time of a batch of 64x64 blocks like those of 8-bit images
  * coded losslessly (~9 planes, 30% zeros), on the GPU and on one host
  * thread. */
-static void bench(void)
+/* The batch on the GPU and one host thread, Part 1 or HT (plane 0). */
+static void bench_one(tier1_gpu_encoder *gpu, bool ht)
 {
-    tier1_gpu_encoder *gpu = open_gpu();
     batch b = {0};
     /* GJ2K_TIER1_BLOCKS=N: N blocks (default 2048) */
     const char *blocks = getenv("GJ2K_TIER1_BLOCKS");
@@ -247,7 +294,8 @@ static void bench(void)
         b.coefficients[0][i] = test_random() % 10 < 3 ? 0 : (int32_t)test_random_range(-200, 200);
     for (size_t k = 0; k < count; k++)
         b.blocks[k] = (tier1_gpu_encode_block){.span = 0, .offset = k * area, .width = 64,
-                                               .height = 64, .band = DWT_BAND_HH};
+                                               .height = 64, .band = DWT_BAND_HH,
+                                               .style = ht ? TIER1_STYLE_HT : 0u};
     b.count = count;
     tier1_gpu_span span = {.coefficients = b.coefficients[0], .samples = b.samples[0]};
     tier1_gpu_encoded *r = xmalloc(count * sizeof *r);
@@ -269,8 +317,17 @@ static void bench(void)
         free(data), free(passes);
     }
     tier1_workspace *ws = tier1_workspace_create();
+    ht_encode_tables *tables = xmalloc(sizeof *tables);
+    ht_encode_tables_build(tables);
     double t0 = tier1_test_seconds();
     for (size_t k = 0; k < count; k++) {
+        if (ht) {
+            ht_encoded_block e;
+            REQUIRE(ht_encode_block(b.coefficients[0] + k * area, NULL, 64, 64, 64, false, tables,
+                                    &e) == GJ2K_OK);
+            ht_encoded_block_release(&e);
+            continue;
+        }
         tier1_encoded_block e;
         REQUIRE(tier1_encode_block(b.coefficients[0] + k * area, 64, 64, 64, DWT_BAND_HH, 0,
                                    TIER1_MAX_PLANES, ws, &e) == GJ2K_OK);
@@ -278,13 +335,21 @@ static void bench(void)
     }
     double host = tier1_test_seconds() - t0;
     tier1_workspace_destroy(ws);
-    printf("tier1 encode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
+    free(tables);
+    printf("tier1 %sencode, %zu blocks of 64x64 (%.1f MB coded): GPU %.2f ms with transfers "
            "(%.0f Msamples/s, %s lanes a warp), one host thread %.2f ms (%.0f Msamples/s)\n",
-           count, (double)bytes / 1e6, best * 1e3, (double)(count * area) / best / 1e6,
+           ht ? "HT " : "", count, (double)bytes / 1e6, best * 1e3, (double)(count * area) / best / 1e6,
            lanes ? lanes : "1",
            host * 1e3, (double)(count * area) / host / 1e6);
     free(r);
     batch_free(&b);
+}
+
+static void bench(void)
+{
+    tier1_gpu_encoder *gpu = open_gpu();
+    bench_one(gpu, false);
+    bench_one(gpu, true);
     tier1_gpu_encoder_destroy(gpu);
 }
 
