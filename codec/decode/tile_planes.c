@@ -31,6 +31,13 @@ void tile_block_dequantize(const tier2_block *b, const tile_plane *plane,
             const int32_t *row = coefficients + (size_t)y * width;
             const uint8_t *lowest = lowest_planes + (size_t)y * width;
             int32_t *target = to.integers + to.origin + (size_t)y * to.stride;
+            unsigned any = 0; /* a row known to plane 0 throughout: the values as they are */
+            for (uint32_t x = 0; x < width; x++)
+                any |= lowest[x];
+            if (any == 0) {
+                memcpy(target, row, width * sizeof *target);
+                continue;
+            }
             for (uint32_t x = 0; x < width; x++) {
                 int32_t q = row[x];
                 uint32_t magnitude = q < 0 ? 0u - (uint32_t)q : (uint32_t)q;
