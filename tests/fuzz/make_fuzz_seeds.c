@@ -1,7 +1,8 @@
 /* make_fuzz_seeds.c - writes the fuzzers' starting corpus into DIR:
  * small valid files of every readable format (DIR/<format>/), small
- * codestreams and JP2 files of varied coding options (DIR/decode/, DIR/jp2/)
- * and argument lists of `gj2k encode` (DIR/encode_options/).
+ * codestreams and JP2 files of varied coding options (DIR/decode/, DIR/jp2/),
+ * argument lists of `gj2k encode` (DIR/encode_options/) and hand-built HT
+ * code-blocks (DIR/ht_block/).
  *   make_fuzz_seeds DIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,73 @@ static int write_argument_seeds(const char *root)
     return failures;
 }
 
+/* Inputs of fuzz_ht_block (DIR/ht_block): the 12-byte request it reads
+ * (see fuzz_ht_block.c), then a hand-built HT cleanup segment (T.814 7.3)
+ * and the refinement segment's bytes (7.4, 7.5). */
+static int write_ht_block_seeds(const char *root)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/ht_block", root);
+    mkdir(dir, 0777);
+    /* Lcup 2 and Scup 2 (7.3.1: the last byte, then the low nibble of the
+     * one before): no MagSgn bytes, and MEL reads 0xF2 with its low nibble
+     * taken as ones, all 1 bits: runs of empty quads, a zero block */
+    static const uint8_t empty[] = {0xF2, 0x00};
+    /* Lcup 3, Scup 2: MagSgn 0x01; MEL's first bit (the MSB of 0x02 | 0x0F)
+     * 0, the first quad significant; VLC from the high nibble of 0x02: 000,
+     * in context 0 rho 2 without u_off (7.3.5), so U = kappa = 1 (7.3.7) and
+     * the sample below the top-left one is -2^p, the MagSgn bit its sign
+     * (7.3.8). In a larger block MEL and VLC go on in the same vein. */
+    static const uint8_t one_quad[] = {0x01, 0x02, 0x00};
+    /* SigProp forward from the start, MagRef backward from the end */
+    static const uint8_t refinement[] = {0xA5, 0x3C, 0x5A};
+    enum { EXACT = 0, AS_GIVEN = 2 << 3, REFUSE = 0xE0 };
+    static const struct {
+        const char *name;
+        const uint8_t *cleanup;
+        uint8_t cleanup_size, refinement_size, planes, passes, control, breaks;
+        uint16_t width, height, given_l1; /* given_l1: AS_GIVEN's refinement length */
+    } seeds[] = {
+        {"empty_1x1", empty, 2, 0, 1, 1, EXACT, 0, 1, 1, 0},
+        {"empty_37x23", empty, 2, 0, 5, 1, EXACT, 0, 37, 23, 0},
+        {"empty_64x64_3_passes", empty, 2, 3, 9, 3, EXACT, 0, 64, 64, 0},
+        {"empty_1024x4", empty, 2, 0, 31, 1, EXACT, 0, 1024, 4, 0},
+        {"empty_4x1024_causal", empty, 2, 2, 3, 3, EXACT | 4, 0, 4, 1024, 0},
+        {"one_quad_2x2", one_quad, 3, 0, 1, 1, EXACT, 0, 2, 2, 0},
+        {"one_quad_2x2_2_passes", one_quad, 3, 3, 8, 2, EXACT, 0, 2, 2, 0},
+        {"one_quad_5x7_3_passes", one_quad, 3, 3, 12, 3, EXACT, 0, 5, 7, 0},
+        {"one_quad_16x16_causal", one_quad, 3, 3, 4, 3, EXACT | 4, 0, 16, 16, 0},
+        {"one_quad_top_plane", one_quad, 3, 0, 31, 1, EXACT, 0, 8, 8, 0},
+        {"one_quad_truncated", one_quad, 3, 3, 6, 3, AS_GIVEN, 0, 9, 9, 40},
+        /* refused: a width above 1024; a refinement segment of 3 passes */
+        {"refused_size", one_quad, 3, 0, 5, 1, REFUSE, 0x01, 1050, 4, 0},
+        {"refused_passes", one_quad, 3, 3, 5, 1, REFUSE, 0x6C, 8, 8, 0},
+    };
+    int failures = 0;
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        uint8_t input[12 + 3 + sizeof refinement];
+        const size_t data_size = (size_t)seeds[k].cleanup_size + seeds[k].refinement_size;
+        const uint16_t l1 = seeds[k].control == AS_GIVEN ? seeds[k].given_l1 : 0;
+        const uint8_t header[12] = {
+            (uint8_t)((seeds[k].passes - 1) | seeds[k].control), seeds[k].planes,
+            (uint8_t)(seeds[k].width - 1), (uint8_t)((seeds[k].width - 1) >> 8),
+            (uint8_t)(seeds[k].height - 1), (uint8_t)((seeds[k].height - 1) >> 8),
+            (uint8_t)k, seeds[k].cleanup_size, 0, (uint8_t)l1, (uint8_t)(l1 >> 8),
+            seeds[k].breaks};
+        memcpy(input, header, sizeof header);
+        memcpy(input + 12, seeds[k].cleanup, seeds[k].cleanup_size);
+        memcpy(input + 12 + seeds[k].cleanup_size, refinement, seeds[k].refinement_size);
+        char name[64];
+        snprintf(name, sizeof name, "seed_%s", seeds[k].name);
+        failures += write_bytes(dir, name, input, 12 + data_size);
+    }
+    /* Lcup 4096 and Scup 4080, past the 4079 that 7.3.1 allows: malformed */
+    static uint8_t long_suffix[12 + 4096] = {0, 5, 63, 0, 63, 0, 0};
+    long_suffix[12 + 4095] = 0xFF;
+    failures += write_bytes(dir, "seed_scup_too_long", long_suffix, sizeof long_suffix);
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -190,5 +258,6 @@ int main(int argc, char **argv)
     }
     failures += write_jpeg2000_seeds(argv[1]);
     failures += write_argument_seeds(argv[1]);
+    failures += write_ht_block_seeds(argv[1]);
     return failures ? 1 : 0;
 }
