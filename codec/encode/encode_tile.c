@@ -10,6 +10,7 @@
 #include "error.h"
 #include "forward_plane.h"
 #include "ht_encode.h"
+#include "ht_plane_window.h"
 #include "parallel_pool.h"
 #include "plane_gate.h"
 #include "tier1.h"
@@ -35,7 +36,9 @@ typedef struct block_coding {
     plane_gate *readiness;          /* NULL: every component is ready */
     const size_t *only;             /* NULL: every block; else the blocks to code */
     const ht_encode_tables *ht;     /* HT blocks (T.814): the CxtVLC codes; else NULL */
-    bool ht_every_plane;            /* HT: a choice at every plane, for rate control */
+    bool ht_every_plane;            /* HT: choices at several planes, for rate control */
+    ht_block_estimate *estimates;   /* HT: per block, to code only near the planes that */
+    double ht_lambda;               /*     this slope picks (NULL: every plane) */
 } block_coding;
 
 /* Keeps a block's Tier-1 output in eb: its passes' lengths and weighted
@@ -92,27 +95,71 @@ static gj2k_status keep_ht_block(encoded_block *eb, ht_encoded_block *ht, double
     return status;
 }
 
+/* Where block `index` of the work (after `only`) finds its coefficients,
+ * once its component is ready; false when the GPU failed. */
+typedef struct block_input {
+    encoded_block *eb;
+    const forward_plane *plane;
+    const int32_t *origin;
+    const uint8_t *fractions;
+    size_t stride;
+    uint32_t width, height;
+} block_input;
+
+static bool block_input_of(block_coding *work, size_t index, block_input *in)
+{
+    encoded_block *eb = &work->blocks[index];
+    const tile_codeblock *cb = eb->block;
+    in->eb = eb;
+    in->width = cb->rect.x1 - cb->rect.x0;
+    in->height = cb->rect.y1 - cb->rect.y0;
+    in->plane = &work->planes[eb->component];
+    if (work->readiness != NULL && !plane_gate_wait(work->readiness, eb->component))
+        return false;
+    in->stride = in->plane->blocks ? in->width : in->plane->rect.x1 - in->plane->rect.x0;
+    in->origin = work->origins[index];
+    in->fractions = in->plane->fractions
+                        ? in->plane->fractions + (in->origin - in->plane->integers)
+                        : NULL;
+    return true;
+}
+
+/* HT: a block's estimated bytes and distortion at every plane. */
+static gj2k_status estimate_block(void *context, size_t index, unsigned worker)
+{
+    (void)worker;
+    block_coding *work = context;
+    block_input in;
+    if (!block_input_of(work, index, &in))
+        return GJ2K_ERROR_DEVICE;
+    ht_estimate_block(in.origin, in.fractions, in.stride, in.width, in.height,
+                      in.plane->plan->weight[in.eb->subband_index], &work->estimates[index]);
+    return GJ2K_OK;
+}
+
 static gj2k_status code_block(void *context, size_t index, unsigned worker)
 {
     block_coding *work = context;
     if (work->only != NULL)
         index = work->only[index];
-    encoded_block *eb = &work->blocks[index];
-    const tile_codeblock *cb = eb->block;
-    uint32_t width = cb->rect.x1 - cb->rect.x0, height = cb->rect.y1 - cb->rect.y0;
-    const forward_plane *plane = &work->planes[eb->component];
-    tier1_encoded_block *out = work->scratch[worker];
-    if (work->readiness != NULL && !plane_gate_wait(work->readiness, eb->component))
+    block_input in;
+    if (!block_input_of(work, index, &in))
         return GJ2K_ERROR_DEVICE;
+    encoded_block *eb = in.eb;
+    const forward_plane *plane = in.plane;
+    const int32_t *origin = in.origin;
+    const uint8_t *fractions = in.fractions;
+    size_t stride = in.stride;
+    uint32_t width = in.width, height = in.height;
+    tier1_encoded_block *out = work->scratch[worker];
     dwt_band band = dwt_subband_band(eb->subband_index);
-    size_t stride = plane->blocks ? width : plane->rect.x1 - plane->rect.x0;
-    const int32_t *origin = work->origins[index];
-    const uint8_t *fractions =
-        plane->fractions ? plane->fractions + (origin - plane->integers) : NULL;
     if (work->ht != NULL) {
+        unsigned lowest = 0, highest = work->ht_every_plane ? TIER1_MAX_PLANES : 0;
+        if (work->estimates != NULL)
+            ht_plane_window(&work->estimates[index], work->ht_lambda, &lowest, &highest);
         ht_encoded_block ht;
-        gj2k_status status = ht_encode_block(origin, fractions, stride, width, height,
-                                             work->ht_every_plane, work->ht, &ht);
+        gj2k_status status = ht_encode_block(origin, fractions, stride, width, height, lowest,
+                                             highest, work->ht, &ht);
         if (status == GJ2K_OK) {
             status = keep_ht_block(eb, &ht, plane->plan->weight[eb->subband_index],
                                    work->num_layers);
@@ -182,6 +229,32 @@ static gj2k_status list_blocks(encoded_tile *tile, forward_plane *planes, const 
     return GJ2K_OK;
 }
 
+/* HT with rate control: every block's planes estimated, and the slope
+ * that meets the tile's share of the target on the estimates (its share:
+ * its coefficients among the image's samples) set for code_block to code
+ * each block near the plane it picks. */
+static gj2k_status estimate_planes(const encode_plan *plan, parallel_pool *pool,
+                                   block_coding *work, size_t count)
+{
+    work->estimates = malloc((count ? count : 1) * sizeof *work->estimates);
+    if (work->estimates == NULL)
+        return GJ2K_ERROR_OUT_OF_MEMORY;
+    gj2k_status status = parallel_for(pool, count, estimate_block, work);
+    if (status != GJ2K_OK)
+        return status;
+    double area = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        dwt_rect r = work->blocks[i].block->rect;
+        area += (double)(r.x1 - r.x0) * (r.y1 - r.y0);
+    }
+    double share = plan->total_samples ? area / (double)plan->total_samples : 1.0;
+    const encode_layer_target *t = &plan->layers[plan->cod.layers - 1];
+    work->ht_lambda = ht_estimate_threshold(work->estimates, count,
+                                            t->by_distortion ? 0.0 : (double)t->max_bytes * share,
+                                            t->max_squared_error * share);
+    return GJ2K_OK;
+}
+
 /* Codes the tile's blocks on the CPU threads: all of them, or the `count`
  * listed in `only`. */
 static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, encoded_tile *tile,
@@ -214,8 +287,11 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
         if (work.workspaces[t] == NULL || work.scratch[t] == NULL)
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
+    if (status == GJ2K_OK && work.ht_every_plane && only == NULL)
+        status = estimate_planes(plan, pool, &work, count);
     if (status == GJ2K_OK)
         status = parallel_for(pool, count, code_block, &work);
+    free(work.estimates);
     for (unsigned t = 0; t < threads; t++) {
         if (work.workspaces)
             tier1_workspace_destroy(work.workspaces[t]);

@@ -67,35 +67,42 @@ void ht_encoded_block_release(ht_encoded_block *block)
     memset(block, 0, sizeof *block);
 }
 
-/* Squared error of every choice: sample by sample, the reconstruction at
- * each plane against the value (|q| plus its fraction, or |q| alone). */
+/* Squared error of every choice: the reconstruction at each plane against
+ * the value (|q| plus its fraction, or |q| alone). A sample of b bits is
+ * insignificant at planes b and up, where its error is its whole value:
+ * those are summed by b once, the planes below it computed one by one
+ * (choices go from the coarsest plane, planes[0], down). */
 static void choice_errors(const int32_t *c, const uint8_t *fractions, size_t stride, uint32_t w,
                           uint32_t h, const ht_encoded_block *b, double *error, double *energy)
 {
-    double err[TIER1_MAX_PLANES] = {0}, e0 = 0.0;
+    double err[TIER1_MAX_PLANES] = {0}, by_length[33] = {0}, e0 = 0.0;
+    const unsigned last = b->num_choices - 1;
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             int32_t value = c[(size_t)y * stride + x];
             uint32_t m = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
             double a = (double)m + (fractions ? fractions[(size_t)y * stride + x] / 256.0 : 0.0);
+            unsigned length = m ? 32u - (unsigned)__builtin_clz(m) : 0;
             e0 += a * a;
-            for (unsigned j = 0; j < b->num_choices; j++) {
+            by_length[length] += a * a;
+            for (unsigned j = last; j <= last && b->planes[j] < length; j--) {
                 unsigned p = b->planes[j];
-                uint32_t mu = m >> p;
-                double r = 0.0;
-                if (mu != 0)
-                    r = (double)((uint64_t)mu << p) +
-                        (p > 0 ? (double)(1u << (p - 1)) : fractions ? 0.5 : 0.0);
+                double r = (double)((uint64_t)(m >> p) << p) +
+                           (p > 0 ? (double)(1u << (p - 1)) : fractions ? 0.5 : 0.0);
                 err[j] += (a - r) * (a - r);
             }
         }
-    for (unsigned j = 0; j < b->num_choices; j++)
-        error[j] = err[j];
+    for (unsigned j = 0; j < b->num_choices; j++) {
+        double zero = 0.0; /* samples no longer than planes[j] bits */
+        for (unsigned length = 0; length <= b->planes[j]; length++)
+            zero += by_length[length];
+        error[j] = err[j] + zero;
+    }
     *energy = e0;
 }
 
 gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fractions, size_t stride,
-                            uint32_t width, uint32_t height, bool every_plane,
+                            uint32_t width, uint32_t height, unsigned lowest, unsigned highest,
                             const ht_encode_tables *tables, ht_encoded_block *out)
 {
     if (out == NULL)
@@ -116,9 +123,12 @@ gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fraction
     out->num_planes = all ? 32u - (unsigned)__builtin_clz(all) : 0;
     if (out->num_planes == 0)
         return GJ2K_OK;
-    out->num_choices = every_plane ? out->num_planes : 1;
+    unsigned top = out->num_planes - 1;
+    highest = highest < top ? highest : top;
+    lowest = lowest < highest ? lowest : highest;
+    out->num_choices = highest - lowest + 1;
     for (unsigned j = 0; j < out->num_choices; j++)
-        out->planes[j] = (uint8_t)(every_plane ? out->num_planes - 1 - j : 0);
+        out->planes[j] = (uint8_t)(highest - j);
 
     size_t bound = ht_cleanup_bound(width, height), capacity = 0;
     gj2k_status status = GJ2K_OK;
@@ -144,7 +154,7 @@ gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fraction
         ht_encoded_block_release(out);
         return status;
     }
-    if (!every_plane) { /* as the GPU's encoder computes it */
+    if (out->num_choices == 1 && out->planes[0] == 0) { /* as the GPU's encoder computes it */
         out->distortion_reduction[0] =
             ht_plane0_reduction(coefficients, fractions, stride, width, height);
         return GJ2K_OK;

@@ -68,14 +68,14 @@ typedef struct ht_encoded_block {
 } ht_encoded_block;
 
 /*
- * Codes a block (as ht_encode_cleanup) at every plane from its top one
- * down to 0 with `every_plane`, else at plane 0 alone (lossless, or every
- * bit the quantizer kept). `fractions` (may be NULL; same layout as the
- * coefficients) hold each |a| / Delta - |q| in 1/256 for the distortions.
- * On failure *out holds nothing to free.
+ * Codes a block (as ht_encode_cleanup) at planes `highest` down to `lowest`
+ * (clipped to its own planes; 0, 0: at plane 0 alone, lossless or every
+ * bit the quantizer kept; 0, TIER1_MAX_PLANES: at every plane). `fractions`
+ * (may be NULL; same layout as the coefficients) hold each |a| / Delta - |q|
+ * in 1/256 for the distortions. On failure *out holds nothing to free.
  */
 gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fractions, size_t stride,
-                            uint32_t width, uint32_t height, bool every_plane,
+                            uint32_t width, uint32_t height, unsigned lowest, unsigned highest,
                             const ht_encode_tables *tables, ht_encoded_block *out);
 void ht_encoded_block_release(ht_encoded_block *block);
 
