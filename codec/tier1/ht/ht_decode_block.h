@@ -76,8 +76,26 @@ GJ2K_HD_INLINE void forward_init(forward_bits *r, const uint8_t *data, size_t si
     r->fill = fill;
 }
 
+/* Whether none of the four bytes of x is 0xFF. */
+GJ2K_HD_INLINE bool ht_no_ff(uint32_t x)
+{
+    uint32_t y = ~x; /* a byte 0xFF of x is a zero byte of y */
+    return ((y - 0x01010101u) & ~y & 0x80808080u) == 0;
+}
+
 GJ2K_HD_INLINE uint32_t forward_read(forward_bits *r, unsigned n)
 {
+    /* four whole bytes at once while none needs unstuffing */
+    if (r->count < n && r->count <= 32 && !r->after_ff && r->pos + 4 <= r->size) {
+        const uint8_t *d = r->data + r->pos;
+        uint32_t x = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
+                     (uint32_t)d[3] << 24;
+        if (ht_no_ff(x)) {
+            r->bits |= (uint64_t)x << r->count;
+            r->count += 32;
+            r->pos += 4;
+        }
+    }
     while (r->count < n) {
         uint8_t b = r->pos < r->size ? r->data[r->pos] : r->fill;
         r->pos++;
@@ -355,8 +373,9 @@ GJ2K_HD_STATIC gj2k_status ht_cleanup_pass(const uint8_t *d, size_t lcup, unsign
                 unsigned bound = kappa + u[k];
                 if (bound - 1 + p > 30)
                     return GJ2K_ERROR_MALFORMED;
-                for (unsigned left_bits = rho[k]; left_bits != 0; left_bits &= left_bits - 1) {
-                    unsigned n = ht_lowest_bit(left_bits); /* the samples in order */
+                HT_UNROLL for (unsigned n = 0; n < 4; n++) { /* the samples in order */
+                    if (!((rho[k] >> n) & 1u))
+                        continue;
                     unsigned m = bound - ((e_k[k] >> n) & 1u);
                     uint32_t v = forward_read(&magsgn, m) + (((e_1[k] >> n) & 1u) << m);
                     uint32_t mu = (v >> 1) + 1, sx = x + (n >> 1), sy = 2 * r + (n & 1u);
