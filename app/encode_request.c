@@ -32,6 +32,8 @@ const option_spec encode_options[] = {
                     "causal, 16 predictable termination, 32 segmentation symbols; "
                     "64 (or 72, with 8): HT code-blocks, as --ht"},
     {"--ht", NULL, "HTJ2K (T.814): every code-block HT; one quality layer"},
+    {"--ht-refine", NULL, "HT with -r/-q/--bytes: blocks may also carry SigProp and MagRef "
+                          "passes (more PSNR; Grok 10 cannot decode them)"},
     {"-SOP", NULL, "a start-of-packet marker before each packet"},
     {"-EPH", NULL, "an end-of-packet-header marker after each packet header"},
     {"-PLT", NULL, "packet lengths in each tile-part header"},
@@ -260,6 +262,7 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         return bad_value("-o", request->output,
                          "a .j2k, .j2c, .jpc, .jhc, .jp2 or .jph file name");
     o->high_throughput = o->high_throughput || options_has(parsed, "--ht");
+    o->ht_refinement = options_has(parsed, "--ht-refine");
 
     const char *rate_option = NULL;
     for (size_t i = 0; i < RATE_OPTION_COUNT; i++) {

@@ -11,10 +11,12 @@
  * 16-bit sample by up to 3; the bound is 1 + ceil(3.3e-5 * 2^bits).
  *
  * The other way (--only encode): gj2k encodes HT over the same matrix (and
- * rate targets on irreversible ones), and ojph_expand, opj_decompress and
- * grk_decompress decode it: reversible files give the source samples in
- * every one, irreversible ones gj2k's own decoding within the bound above
- * (OpenJPH) or +-1 (OpenJPEG, Grok).
+ * rate targets on irreversible ones, some with --ht-refine's SigProp and
+ * MagRef passes), and ojph_expand, opj_decompress and grk_decompress decode
+ * it: reversible files give the source samples in every one, irreversible
+ * ones gj2k's own decoding within the bound above (OpenJPH) or +-1
+ * (OpenJPEG, Grok). Grok 10.0.5 refuses blocks with refinement passes
+ * ("Error in HT block coder"), so those files go to the other two only.
  *
  *   ht_crosscheck [--only decode|encode] [--quick] [-v]
  *
@@ -257,6 +259,7 @@ static bool run_encode_case(const ht_case *c, unsigned index, uint64_t *state,
     }
     if (!c->reversible && index % 3 != 0) /* rate control picks each block's plane */
         options.target = GJ2K_TARGET_RATIO, options.num_layers = 1, options.targets = &ratio;
+    options.ht_refinement = !c->reversible && index % 3 == 2;
     if (image == NULL || gj2k_encode_file(image, coded, &options, NULL, &error) != GJ2K_OK) {
         text(why, why_size, "gj2k encode: %s", error.message);
         goto done;
@@ -276,8 +279,9 @@ static bool run_encode_case(const ht_case *c, unsigned index, uint64_t *state,
         goto done;
     gj2k_image_destroy(theirs);
     theirs = NULL;
-    if (!peer_decode(tools->grk, coded, output, log, &theirs, why, why_size) ||
-        !images_agree(expected, theirs, c->reversible ? 0 : 1, "grk_decompress", why, why_size))
+    if (!options.ht_refinement &&
+        (!peer_decode(tools->grk, coded, output, log, &theirs, why, why_size) ||
+         !images_agree(expected, theirs, c->reversible ? 0 : 1, "grk_decompress", why, why_size)))
         goto done;
     gj2k_image *opj[3] = {NULL, NULL, NULL};
     uint32_t count = 0;

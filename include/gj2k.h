@@ -408,6 +408,11 @@ typedef struct gj2k_encode_options {
      * the Part 1 style bits only 8 (vertically causal) may join it, and it
      * takes one quality layer. */
     bool high_throughput;
+    /* --ht-refine: with rate control, HT blocks may also be sent with their
+     * HT SigProp and MagRef passes (T.814 7.4, 7.5) where that pays: a
+     * little more PSNR at the same size. Off by default: Grok 10.0.5 does
+     * not decode such blocks (OpenJPH and OpenJPEG do). */
+    bool ht_refinement;
     bool use_sop, use_eph;      /* -SOP, -EPH */
     bool use_plt, use_tlm;      /* -PLT, -TLM */
     gj2k_mct_mode mct;          /* -mct */

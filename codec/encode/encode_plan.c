@@ -328,6 +328,7 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
     plan->reversible = !o->irreversible;
     plan->use_plt = o->use_plt;
     plan->use_tlm = o->use_tlm;
+    plan->ht_refinement = o->ht_refinement;
     plan->threads = o->threads;
     for (uint32_t c = 0; c < image->num_components; c++)
         plan->total_samples += (uint64_t)image->components[c].width * image->components[c].height;

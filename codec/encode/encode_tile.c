@@ -72,10 +72,11 @@ static gj2k_status keep_block(encoded_block *eb, const tier1_pass_info *passes, 
 static gj2k_status keep_ht_block(encoded_block *eb, ht_encoded_block *ht, double weight,
                                  unsigned num_layers)
 {
-    tier1_pass_info passes[TIER1_MAX_PLANES];
+    tier1_pass_info passes[HT_MAX_CHOICES];
     size_t longest = 0;
     for (unsigned j = 0; j < ht->num_choices; j++) {
-        longest = ht->lengths[j] > longest ? ht->lengths[j] : longest;
+        size_t bytes = ht->lengths[j] + ht->refinements[j];
+        longest = bytes > longest ? bytes : longest;
         passes[j] = (tier1_pass_info){.length = longest,
                                       .distortion_reduction = ht->distortion_reduction[j],
                                       .ends_segment = true};
@@ -83,9 +84,13 @@ static gj2k_status keep_ht_block(encoded_block *eb, ht_encoded_block *ht, double
     eb->choices = calloc(ht->num_choices ? ht->num_choices : 1, sizeof *eb->choices);
     if (eb->choices == NULL)
         return GJ2K_ERROR_OUT_OF_MEMORY;
-    for (unsigned j = 0; j < ht->num_choices; j++)
+    for (unsigned j = 0; j < ht->num_choices; j++) {
+        size_t cleanup = ht->lengths[j], all = cleanup + ht->refinements[j];
         eb->choices[j] = (tile_codeblock_choice){.data = ht->data + ht->offsets[j],
-                                                 .length = ht->lengths[j], .plane = ht->planes[j]};
+                                                 .pass_lengths = {cleanup, all, all},
+                                                 .num_passes = ht->refinements[j] ? 3u : 1u,
+                                                 .plane = ht->planes[j]};
+    }
     gj2k_status status = keep_block(eb, passes, ht->num_choices, ht->num_planes, ht->data,
                                     ht->size, weight, num_layers);
     if (status != GJ2K_OK) {
@@ -158,8 +163,10 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         if (work->estimates != NULL)
             ht_plane_window(&work->estimates[index], work->ht_lambda, &lowest, &highest);
         ht_encoded_block ht;
+        bool causal = (plane->plan->coding.code_block_style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
+        bool refine = work->ht_every_plane && work->plan->ht_refinement;
         gj2k_status status = ht_encode_block(origin, fractions, stride, width, height, lowest,
-                                             highest, work->ht, &ht);
+                                             highest, refine, causal, work->ht, &ht);
         if (status == GJ2K_OK) {
             status = keep_ht_block(eb, &ht, plane->plan->weight[eb->subband_index],
                                    work->num_layers);

@@ -261,8 +261,10 @@ static unsigned source_passes(const tile_codeblock_source *s, unsigned layer)
 {
     if (s == NULL || s->layer_passes == NULL)
         return 0;
-    if (s->choices != NULL)
-        return source_choice(s, layer) != NULL; /* one cleanup pass */
+    if (s->choices != NULL) {
+        const tile_codeblock_choice *c = source_choice(s, layer);
+        return c != NULL ? c->num_passes : 0;
+    }
     unsigned n = s->layer_passes[layer];
     return n < s->num_passes ? n : s->num_passes;
 }
@@ -314,14 +316,16 @@ static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, u
     tile_codeblock *block = &pb->blocks[(size_t)y * pb->blocks_wide + x];
     const tile_codeblock_source *s = block->source;
     unsigned target = source_passes(s, layer);
-    tile_codeblock_source chosen; /* an HT block's choice, seen as one pass */
+    tile_codeblock_source chosen; /* an HT block's choice, seen as its passes */
     const tile_codeblock_choice *choice = source_choice(s, layer);
     if (choice != NULL) {
         if (choice != source_choice(s, num_layers - 1))
             return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                              "an HT code-block changes its cleanup pass between layers");
-        chosen = (tile_codeblock_source){.data = choice->data, .pass_lengths = &choice->length,
-                                         .num_passes = 1, .missing_msbs = choice->missing_msbs};
+        chosen = (tile_codeblock_source){.data = choice->data,
+                                         .pass_lengths = choice->pass_lengths,
+                                         .num_passes = choice->num_passes,
+                                         .missing_msbs = choice->missing_msbs};
         s = &chosen;
     }
     unsigned first = block->num_passes;

@@ -31,12 +31,15 @@
 #define TILE_MAX_BLOCK_PASSES 900u
 
 /* What an encoder supplies for one code-block (tier2_encode_tile). */
-/* One way an HT code-block may be sent (T.814): a single cleanup pass of
- * `length` bytes at `data` coding bit-plane `plane` up, with its missing
- * MSBs (B.10.5 as T.814 reads them: Mb - 1 - plane). */
+/* One way an HT code-block may be sent (T.814): its cleanup pass coding
+ * bit-plane `plane` up, alone or with the SigProp and MagRef passes of
+ * plane - 1 (num_passes 1 or 3; pass_lengths as tile_codeblock_source's),
+ * the bytes at `data`, with its missing MSBs (B.10.5 as T.814 reads them:
+ * Mb - 1 - plane). */
 typedef struct tile_codeblock_choice {
     const uint8_t *data;
-    size_t length;
+    size_t pass_lengths[3];
+    unsigned num_passes;
     unsigned plane, missing_msbs;
 } tile_codeblock_choice;
 
@@ -49,8 +52,9 @@ typedef struct tile_codeblock_source {
     const uint8_t *layer_passes; /* passes included once layer l is sent: one per layer,
                                     non-decreasing, at most num_passes */
     /* NULL, or num_passes choices of an HT block: then layer_passes[l] = j + 1
-     * sends choice j whole in the first layer that names one (later layers
-     * must name the same), and data, pass_lengths and missing_msbs go unused. */
+     * sends choice j whole (its one or three passes) in the first layer that
+     * names one (later layers must name the same), and data, pass_lengths and
+     * missing_msbs go unused. */
     const tile_codeblock_choice *choices;
 } tile_codeblock_source;
 

@@ -73,10 +73,11 @@ void ht_encoded_block_release(ht_encoded_block *block)
  * those are summed by b once, the planes below it computed one by one
  * (choices go from the coarsest plane, planes[0], down). */
 static void choice_errors(const int32_t *c, const uint8_t *fractions, size_t stride, uint32_t w,
-                          uint32_t h, const ht_encoded_block *b, double *error, double *energy)
+                          uint32_t h, const uint8_t *planes, unsigned count, double *error,
+                          double *energy)
 {
     double err[TIER1_MAX_PLANES] = {0}, by_length[33] = {0}, e0 = 0.0;
-    const unsigned last = b->num_choices - 1;
+    const unsigned last = count - 1;
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             int32_t value = c[(size_t)y * stride + x];
@@ -85,25 +86,40 @@ static void choice_errors(const int32_t *c, const uint8_t *fractions, size_t str
             unsigned length = m ? 32u - (unsigned)__builtin_clz(m) : 0;
             e0 += a * a;
             by_length[length] += a * a;
-            for (unsigned j = last; j <= last && b->planes[j] < length; j--) {
-                unsigned p = b->planes[j];
+            for (unsigned j = last; j <= last && planes[j] < length; j--) {
+                unsigned p = planes[j];
                 double r = (double)((uint64_t)(m >> p) << p) +
                            (p > 0 ? (double)(1u << (p - 1)) : fractions ? 0.5 : 0.0);
                 err[j] += (a - r) * (a - r);
             }
         }
-    for (unsigned j = 0; j < b->num_choices; j++) {
+    for (unsigned j = 0; j < count; j++) {
         double zero = 0.0; /* samples no longer than planes[j] bits */
-        for (unsigned length = 0; length <= b->planes[j]; length++)
+        for (unsigned length = 0; length <= planes[j]; length++)
             zero += by_length[length];
         error[j] = err[j] + zero;
     }
     *energy = e0;
 }
 
+/* Room for one more choice of `need` bytes at the end of out->data. */
+static bool reserve(ht_encoded_block *out, size_t *capacity, size_t need)
+{
+    if (*capacity - out->size >= need)
+        return true;
+    size_t grown = *capacity + (*capacity > need ? *capacity : need);
+    uint8_t *data = realloc(out->data, grown);
+    if (data == NULL)
+        return false;
+    out->data = data;
+    *capacity = grown;
+    return true;
+}
+
 gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fractions, size_t stride,
                             uint32_t width, uint32_t height, unsigned lowest, unsigned highest,
-                            const ht_encode_tables *tables, ht_encoded_block *out)
+                            bool refine, bool causal, const ht_encode_tables *tables,
+                            ht_encoded_block *out)
 {
     if (out == NULL)
         return GJ2K_ERROR_INVALID_ARGUMENT;
@@ -126,41 +142,81 @@ gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fraction
     unsigned top = out->num_planes - 1;
     highest = highest < top ? highest : top;
     lowest = lowest < highest ? lowest : highest;
-    out->num_choices = highest - lowest + 1;
-    for (unsigned j = 0; j < out->num_choices; j++)
-        out->planes[j] = (uint8_t)(highest - j);
-
-    size_t bound = ht_cleanup_bound(width, height), capacity = 0;
+    if (lowest == 0 && highest == 0) { /* plane 0 alone, as the GPU's encoder codes it */
+        size_t length = 0, capacity = ht_cleanup_bound(width, height);
+        out->data = malloc(capacity);
+        if (out->data == NULL)
+            return GJ2K_ERROR_OUT_OF_MEMORY;
+        gj2k_status status = ht_encode_cleanup(coefficients, stride, width, height, 0, tables,
+                                               out->data, capacity, &length);
+        if (status != GJ2K_OK) {
+            ht_encoded_block_release(out);
+            return status;
+        }
+        out->num_choices = 1;
+        out->lengths[0] = out->size = length;
+        out->distortion_reduction[0] =
+            ht_plane0_reduction(coefficients, fractions, stride, width, height);
+        return GJ2K_OK;
+    }
+    /* the cleanup planes' errors, then each choice coded */
+    uint8_t planes[TIER1_MAX_PLANES];
+    unsigned count = highest - lowest + 1;
+    for (unsigned k = 0; k < count; k++)
+        planes[k] = (uint8_t)(highest - k);
+    double cleanup_error[TIER1_MAX_PLANES], energy, error[HT_MAX_CHOICES];
+    choice_errors(coefficients, fractions, stride, width, height, planes, count, cleanup_error,
+                  &energy);
+    uint8_t scratch[2 * TIER1_MAX_SAMPLES];
+    const size_t bound = ht_cleanup_bound(width, height);
+    const size_t refinement_bound = (size_t)width * height + 16; /* 3 bits a sample at most */
+    size_t capacity = 0;
     gj2k_status status = GJ2K_OK;
-    for (unsigned j = 0; j < out->num_choices && status == GJ2K_OK; j++) {
-        if (capacity - out->size < bound) {
-            size_t grown = capacity + (capacity > bound ? capacity : bound);
-            uint8_t *data = realloc(out->data, grown);
-            if (data == NULL) {
-                status = GJ2K_ERROR_OUT_OF_MEMORY;
-                break;
-            }
-            out->data = data;
-            capacity = grown;
+    for (unsigned k = 0; k < count && status == GJ2K_OK; k++) {
+        unsigned j = out->num_choices;
+        if (!reserve(out, &capacity, bound)) {
+            status = GJ2K_ERROR_OUT_OF_MEMORY;
+            break;
         }
         size_t length = 0;
-        status = ht_encode_cleanup(coefficients, stride, width, height, out->planes[j], tables,
+        status = ht_encode_cleanup(coefficients, stride, width, height, planes[k], tables,
                                    out->data + out->size, capacity - out->size, &length);
+        if (status != GJ2K_OK)
+            break;
+        out->planes[j] = planes[k];
         out->offsets[j] = out->size;
         out->lengths[j] = length;
+        error[j] = cleanup_error[k];
         out->size += length;
+        out->num_choices++;
+        if (!refine || planes[k] == 0)
+            continue;
+        /* the same cleanup segment with the refinement of the plane below */
+        if (!reserve(out, &capacity, length + refinement_bound)) {
+            status = GJ2K_ERROR_OUT_OF_MEMORY;
+            break;
+        }
+        memcpy(out->data + out->size, out->data + out->offsets[j], length);
+        size_t refinement = 0;
+        double left = 0.0;
+        status = ht_encode_refinement_in(coefficients, fractions, stride, width, height,
+                                         planes[k], causal, out->data + out->size + length,
+                                         capacity - out->size - length, scratch, &refinement,
+                                         &left);
+        if (status != GJ2K_OK)
+            break;
+        out->planes[j + 1] = planes[k];
+        out->offsets[j + 1] = out->size;
+        out->lengths[j + 1] = length;
+        out->refinements[j + 1] = refinement;
+        error[j + 1] = left;
+        out->size += length + refinement;
+        out->num_choices++;
     }
     if (status != GJ2K_OK) {
         ht_encoded_block_release(out);
         return status;
     }
-    if (out->num_choices == 1 && out->planes[0] == 0) { /* as the GPU's encoder computes it */
-        out->distortion_reduction[0] =
-            ht_plane0_reduction(coefficients, fractions, stride, width, height);
-        return GJ2K_OK;
-    }
-    double error[TIER1_MAX_PLANES], energy;
-    choice_errors(coefficients, fractions, stride, width, height, out, error, &energy);
     for (unsigned j = 0; j < out->num_choices; j++)
         out->distortion_reduction[j] = (j == 0 ? energy : error[j - 1]) - error[j];
     return GJ2K_OK;

@@ -51,32 +51,39 @@ gj2k_status ht_encode_cleanup(const int32_t *coefficients, size_t stride, uint32
                               uint8_t *out, size_t capacity, size_t *length);
 
 /* An HT code-block coded at one or several bit-planes, for rate control
- * to choose from: choice j is one cleanup pass at plane `planes[j]`,
- * `lengths[j]` bytes at data + offsets[j]; coarsest first. */
+ * to choose from: choice j is a cleanup pass at plane `planes[j]` of
+ * `lengths[j]` bytes at data + offsets[j], followed there, when
+ * refinements[j] is not 0, by an HT refinement segment of that many bytes
+ * (SigProp and MagRef of the plane below); coarsest first. */
+#define HT_MAX_CHOICES (2 * TIER1_MAX_PLANES)
 typedef struct ht_encoded_block {
-    uint8_t *data;        /* every choice's segment, back to back; malloc'ed */
+    uint8_t *data;        /* every choice's segments, back to back; malloc'ed */
     size_t size;
     unsigned num_planes;  /* magnitude bit-planes of the block (0: all zero, no choice) */
     unsigned num_choices;
-    uint8_t planes[TIER1_MAX_PLANES];
-    size_t offsets[TIER1_MAX_PLANES], lengths[TIER1_MAX_PLANES];
+    uint8_t planes[HT_MAX_CHOICES];
+    size_t offsets[HT_MAX_CHOICES], lengths[HT_MAX_CHOICES], refinements[HT_MAX_CHOICES];
     /* Decrease of the squared error, in squared quantization steps, from
      * the choice before (from nothing sent, for choice 0) to this one; the
      * decoder reconstructs at the middle of what it knows (with fractions:
      * at r = 1/2 even at plane 0, as tier1_encode_block_with_fractions). */
-    double distortion_reduction[TIER1_MAX_PLANES];
+    double distortion_reduction[HT_MAX_CHOICES];
 } ht_encoded_block;
 
 /*
  * Codes a block (as ht_encode_cleanup) at planes `highest` down to `lowest`
  * (clipped to its own planes; 0, 0: at plane 0 alone, lossless or every
- * bit the quantizer kept; 0, TIER1_MAX_PLANES: at every plane). `fractions`
- * (may be NULL; same layout as the coefficients) hold each |a| / Delta - |q|
- * in 1/256 for the distortions. On failure *out holds nothing to free.
+ * bit the quantizer kept; 0, TIER1_MAX_PLANES: at every plane). With
+ * `refine`, each plane p >= 1 is also a choice with its refinement segment
+ * (`causal`: vertically causal SigProp, the style's bit 8).
+ * `fractions` (may be NULL; same layout as the coefficients) hold each
+ * |a| / Delta - |q| in 1/256 for the distortions. On failure *out holds
+ * nothing to free.
  */
 gj2k_status ht_encode_block(const int32_t *coefficients, const uint8_t *fractions, size_t stride,
                             uint32_t width, uint32_t height, unsigned lowest, unsigned highest,
-                            const ht_encode_tables *tables, ht_encoded_block *out);
+                            bool refine, bool causal, const ht_encode_tables *tables,
+                            ht_encoded_block *out);
 void ht_encoded_block_release(ht_encoded_block *block);
 
 #ifdef __cplusplus

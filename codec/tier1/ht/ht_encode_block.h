@@ -443,4 +443,102 @@ GJ2K_HD_STATIC double ht_plane0_reduction(const int32_t *c, const uint8_t *fract
     return energy - error;
 }
 
+/* The HT refinement segment (7.4, 7.5) of a block whose cleanup pass
+ * coded plane p >= 1: SigProp forward from its start (a bit for each
+ * insignificant sample with a significant neighbour, then the signs of a
+ * 4x4 group's new ones; the stuffing of MagSgn), MagRef backward from its
+ * end (bit p - 1 of each sample significant after the cleanup; the
+ * stuffing of VLC), as ht_refinement_passes reads them. `scratch`: 2 w h
+ * bytes (the significance maps). *error gets the squared error, in squared
+ * quantization steps, left after both passes (a: |q| plus its fraction;
+ * the decoder reconstructs at the middle of what it knows). */
+GJ2K_HD_STATIC gj2k_status ht_encode_refinement_in(const int32_t *c, const uint8_t *fractions,
+                                                   size_t stride, uint32_t w, uint32_t h,
+                                                   unsigned p, bool causal, uint8_t *out,
+                                                   size_t capacity, uint8_t *scratch,
+                                                   size_t *length, double *error)
+{
+    *length = 0;
+    *error = 0.0;
+    if (p < 1 || p > 30)
+        return GJ2K_ERROR_INVALID_ARGUMENT;
+    const unsigned plane = p - 1;
+    uint8_t *significant = scratch, *added = scratch + (size_t)w * h;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            int32_t v = c[(size_t)y * stride + x];
+            uint32_t m = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+            significant[(size_t)y * w + x] = (m >> p) != 0;
+            added[(size_t)y * w + x] = 0;
+        }
+    magsgn_writer sigprop;
+    ht_fill(&sigprop, 0, sizeof sigprop);
+    sigprop.data = out;
+    sigprop.capacity = capacity;
+    sigprop.room = 8;
+    double left = 0.0; /* the squared error left, sample by sample */
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t y_end = h - y0 < 4 ? h : y0 + 4;
+        for (uint32_t x0 = 0; x0 < w; x0 += 4) { /* groups of 4 columns */
+            uint32_t x_end = w - x0 < 4 ? w : x0 + 4;
+            for (uint32_t x = x0; x < x_end; x++)
+                for (uint32_t y = y0; y < y_end; y++) {
+                    size_t i = (size_t)y * w + x;
+                    if (significant[i] ||
+                        !has_significant_neighbour(significant, added, w, h, x, y,
+                                                   causal && y == y0 + 3))
+                        continue;
+                    int32_t v = c[(size_t)y * stride + x];
+                    uint32_t m = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+                    added[i] = (uint8_t)((m >> plane) & 1u);
+                    magsgn_put(&sigprop, added[i], 1);
+                }
+            for (uint32_t x = x0; x < x_end; x++) /* then the signs of the group's new ones */
+                for (uint32_t y = y0; y < y_end; y++)
+                    if (added[(size_t)y * w + x])
+                        magsgn_put(&sigprop, c[(size_t)y * stride + x] < 0, 1);
+        }
+    }
+    if (sigprop.count > 0) /* zeros to the byte's end: the decoder reads zeros past it */
+        magsgn_put(&sigprop, 0, sigprop.room - sigprop.count);
+    if (sigprop.pos > 0 && sigprop.pos < capacity && out[sigprop.pos - 1] == 0xFF)
+        out[sigprop.pos++] = 0; /* not 0xFF before a MagRef byte above 0x8F */
+    vlc_writer magref;
+    ht_fill(&magref, 0, sizeof magref);
+    magref.data = out + (sigprop.pos < capacity ? sigprop.pos : capacity);
+    magref.capacity = capacity - (sigprop.pos < capacity ? sigprop.pos : capacity);
+    magref.nibble_done = true;
+    magref.previous = 0xFF;
+    for (uint32_t y0 = 0; y0 < h; y0 += 4) {
+        uint32_t y_end = h - y0 < 4 ? h : y0 + 4;
+        for (uint32_t x = 0; x < w; x++)
+            for (uint32_t y = y0; y < y_end; y++) {
+                size_t i = (size_t)y * w + x;
+                int32_t v = c[(size_t)y * stride + x];
+                uint32_t m = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+                double a = (double)m + (fractions ? fractions[(size_t)y * stride + x] / 256.0 : 0.0);
+                unsigned known = significant[i] | added[i]; /* known down to plane p - 1 */
+                if (significant[i])
+                    vlc_put(&magref, (m >> plane) & 1u, 1);
+                double r = 0.0; /* the decoder's value: bits down to plane p - 1, or none */
+                if (known)
+                    r = (double)((uint64_t)(m >> plane) << plane) +
+                        (plane > 0 ? (double)(1u << (plane - 1)) : fractions ? 0.5 : 0.0);
+                left += (a - r) * (a - r);
+            }
+    }
+    vlc_drain(&magref, true);
+    if (sigprop.overflow || magref.overflow || sigprop.pos > capacity)
+        return GJ2K_ERROR_LIMIT;
+    /* MagRef's bytes from the segment's end back: reversed in place */
+    for (size_t i = 0, j = magref.pos; i + 1 < j; i++, j--) {
+        uint8_t t = magref.data[i];
+        magref.data[i] = magref.data[j - 1];
+        magref.data[j - 1] = t;
+    }
+    *length = sigprop.pos + magref.pos;
+    *error = left;
+    return GJ2K_OK;
+}
+
 #endif

@@ -3,6 +3,7 @@
  * small and 30-bit magnitudes, coded at every plane, decode to their
  * magnitudes' bits from that plane up with their signs. (Against OpenJPH:
  * conformance/ht_crosscheck.c.) */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,52 @@ static void structured_blocks(void)
     CHECK(round_trip(c, 64, 64, 64, 1));
 }
 
+/* Each choice decoded (cleanup, and refinement segment when there is one)
+ * and reconstructed at the middle of what is known: its squared error is
+ * the block's energy less the reductions up to it. */
+static void choices_decode_as_promised(void)
+{
+    build_tables();
+    int32_t c[64 * 64], out[64 * 64];
+    uint8_t low[64 * 64];
+    for (int round = 0; round < 12; round++) {
+        uint32_t w = (uint32_t)test_random_range(1, 64), h = (uint32_t)test_random_range(1, 64);
+        random_block(c, w, w, h, (unsigned)test_random_range(1, 16),
+                     (unsigned)test_random_range(2, 14));
+        ht_encoded_block e;
+        REQUIRE(ht_encode_block(c, NULL, w, w, h, 0, TIER1_MAX_PLANES, true, round % 2 == 1,
+                                &tables, &e) == GJ2K_OK);
+        double energy = 0.0;
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            energy += (double)c[i] * c[i];
+        unsigned refined = 0;
+        for (unsigned j = 0; j < e.num_choices; j++) {
+            energy -= e.distortion_reduction[j];
+            tier1_segment segments[2] = {{e.lengths[j], 1}, {e.refinements[j], 2}};
+            tier1_decode_request r = {.data = e.data + e.offsets[j],
+                                      .size = e.lengths[j] + e.refinements[j],
+                                      .segments = segments,
+                                      .num_segments = e.refinements[j] ? 2u : 1u,
+                                      .num_planes = e.planes[j] + 1u, .width = w, .height = h,
+                                      .style = TIER1_STYLE_HT |
+                                               (round % 2 ? TIER1_STYLE_VERTICALLY_CAUSAL : 0u)};
+            tier1_decode_result result;
+            CHECK(ht_decode_block(&r, &lookup, out, w, low, &result) == GJ2K_OK);
+            double error = 0.0;
+            for (size_t i = 0; i < (size_t)w * h; i++) {
+                double a = abs(c[i]), v = 0.0;
+                if (out[i] != 0)
+                    v = abs(out[i]) + (low[i] ? (double)(1u << (low[i] - 1)) : 0.0);
+                error += (a - v) * (a - v);
+            }
+            CHECK(fabs(error - energy) <= 1e-6 * (1.0 + error));
+            refined += e.refinements[j] != 0;
+        }
+        CHECK(e.num_planes < 2 || refined > 0);
+        ht_encoded_block_release(&e);
+    }
+}
+
 static void bad_arguments(void)
 {
     build_tables();
@@ -174,6 +221,7 @@ static const test_case cases[] = {
     {"round_trip_random_blocks", round_trip_random_blocks},
     {"every_plane", every_plane},
     {"structured_blocks", structured_blocks},
+    {"choices_decode_as_promised", choices_decode_as_promised},
     {"bad_arguments", bad_arguments},
 };
 TEST_MAIN(cases)

@@ -139,7 +139,7 @@ static bool same_ht_block(const batch *b, size_t i, const tier1_gpu_encoded *got
     if (k->span < NUM_SPANS && k->offset + (uint64_t)k->width * k->height <= b->samples[k->span])
         s = ht_encode_block(b->coefficients[k->span] + k->offset,
                             k->span == 2 ? NULL : b->fractions[k->span] + k->offset, k->width,
-                            k->width, k->height, 0, 0, &tables, &want);
+                            k->width, k->height, 0, 0, false, false, &tables, &want);
     size_t room_bytes = (size_t)k->width * k->height * (room ? room : 4) + TIER1_GPU_ROOM_PER_BLOCK;
     bool same;
     if (got->status == GJ2K_ERROR_LIMIT && s == GJ2K_OK)
@@ -323,7 +323,7 @@ static void bench_one(tier1_gpu_encoder *gpu, bool ht)
     for (size_t k = 0; k < count; k++) {
         if (ht) {
             ht_encoded_block e;
-            REQUIRE(ht_encode_block(b.coefficients[0] + k * area, NULL, 64, 64, 64, 0, 0, tables,
+            REQUIRE(ht_encode_block(b.coefficients[0] + k * area, NULL, 64, 64, 64, 0, 0, false, false, tables,
                                     &e) == GJ2K_OK);
             ht_encoded_block_release(&e);
             continue;
