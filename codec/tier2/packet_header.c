@@ -278,7 +278,7 @@ static unsigned source_missing_msbs(const tile_codeblock_source *s, unsigned num
     if (s->choices == NULL)
         return s->missing_msbs;
     const tile_codeblock_choice *c = source_choice(s, num_layers - 1);
-    return c != NULL ? c->missing_msbs : 0;
+    return c != NULL ? c->missing_msbs : s->missing_msbs; /* never sent: as Part 1's (Mb) */
 }
 
 static void setup_trees(tile_precinct *precinct, unsigned num_bands, unsigned num_layers)

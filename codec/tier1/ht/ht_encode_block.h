@@ -237,27 +237,38 @@ GJ2K_HD_INLINE unsigned ht_max4(unsigned a, unsigned b, unsigned c, unsigned d)
 /* The quad's samples at plane p (n: 0 top-left, 1 bottom-left, 2 top-right,
  * 3 bottom-right): v = 2 (mu - 1) + sign and the exponent E = bits of
  * 2 mu - 1 of each significant one (7.3.8). */
+/* One sample of a quad (n: its index) at plane p. */
+GJ2K_HD_INLINE void quad_sample(quad *qd, unsigned n, int32_t value, unsigned p)
+{
+    uint32_t magnitude = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
+    uint32_t mu = magnitude >> p;
+    qd->e[n] = 0;
+    qd->v[n] = 0;
+    if (mu == 0)
+        return;
+    qd->rho |= 1u << n;
+    qd->v[n] = 2 * (mu - 1) + (value < 0);
+    qd->e[n] = (uint8_t)ht_bits_of(2 * mu - 1);
+    if (qd->e[n] > qd->e_max)
+        qd->e_max = qd->e[n];
+}
+
 GJ2K_HD_INLINE void quad_load(quad *qd, const int32_t *c, size_t stride, uint32_t w, uint32_t h,
                       uint32_t x, uint32_t y, unsigned p)
 {
     qd->rho = 0;
     qd->e_max = 0;
+    const int32_t *top = c + (size_t)y * stride + x;
+    if (x + 1 < w && y + 1 < h) { /* inside the block: no edge to test */
+        quad_sample(qd, 0, top[0], p);
+        quad_sample(qd, 1, top[stride], p);
+        quad_sample(qd, 2, top[1], p);
+        quad_sample(qd, 3, top[stride + 1], p);
+        return;
+    }
     HT_UNROLL for (unsigned n = 0; n < 4; n++) {
         uint32_t sx = x + (n >> 1), sy = y + (n & 1u);
-        qd->e[n] = 0;
-        qd->v[n] = 0;
-        if (sx >= w || sy >= h)
-            continue;
-        int32_t value = c[(size_t)sy * stride + sx];
-        uint32_t magnitude = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
-        uint32_t mu = magnitude >> p;
-        if (mu == 0)
-            continue;
-        qd->rho |= 1u << n;
-        qd->v[n] = 2 * (mu - 1) + (value < 0);
-        qd->e[n] = (uint8_t)ht_bits_of(2 * mu - 1);
-        if (qd->e[n] > qd->e_max)
-            qd->e_max = qd->e[n];
+        quad_sample(qd, n, sx < w && sy < h ? c[(size_t)sy * stride + sx] : 0, p);
     }
 }
 
@@ -430,13 +441,22 @@ GJ2K_HD_STATIC gj2k_status ht_encode_cleanup_in(const int32_t *coefficients, siz
 GJ2K_HD_STATIC double ht_plane0_reduction(const int32_t *c, const uint8_t *fractions, size_t stride,
                                           uint32_t w, uint32_t h)
 {
+    if (fractions == NULL) { /* every value reconstructed exactly: the energy */
+        double energy = 0.0;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                int64_t v = c[(size_t)y * stride + x];
+                energy += (double)(v * v);
+            }
+        return energy;
+    }
     double energy = 0.0, error = 0.0;
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             int32_t value = c[(size_t)y * stride + x];
             uint32_t m = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
-            double a = (double)m + (fractions ? fractions[(size_t)y * stride + x] / 256.0 : 0.0);
-            double r = m != 0 ? (double)m + (fractions ? 0.5 : 0.0) : 0.0;
+            double a = (double)m + fractions[(size_t)y * stride + x] / 256.0;
+            double r = m != 0 ? (double)m + 0.5 : 0.0;
             energy += a * a;
             error += (a - r) * (a - r);
         }
