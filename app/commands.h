@@ -10,6 +10,7 @@ int command_decode(int argc, char **argv);
 int command_info(int argc, char **argv);
 int command_bench(int argc, char **argv);
 int command_convert(int argc, char **argv);
+int command_transcode(int argc, char **argv);
 
 /* `gj2k info` for a .j2k/.j2c/.jp2 file: boxes, markers, parameters, tiles. */
 int describe_jpeg2000(const char *path, bool json);

@@ -18,6 +18,8 @@ static const struct {
     {"info", command_info, "describe an image or JPEG 2000 file"},
     {"bench", command_bench, "time the coding stages and print throughput"},
     {"convert", command_convert, "convert between image file formats"},
+    {"transcode", command_transcode,
+     "re-code a JPEG 2000 file's code-blocks, Part 1 <-> HTJ2K (.jph), losslessly"},
 };
 
 static void print_version(void)
@@ -48,7 +50,7 @@ static void print_usage(void)
     printf("usage: gj2k COMMAND [options]   (gj2k COMMAND --help for its options)\n\n"
            "JPEG 2000 (ITU-T T.800) codec with a CUDA wavelet stage.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+        printf("  %-9s %s\n", commands[i].name, commands[i].summary);
     printf("\n  --version  the version, the CUDA runtime and the GPU found\n"
            "  --help     this text\n");
 }

@@ -470,6 +470,91 @@ GJ2K_API gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
                                       const gj2k_encode_options *options,
                                       gj2k_encode_report *report, gj2k_error *error);
 
+/* --------------------------------------------------------- transcoding */
+
+/* Which block coder a transcode's code-blocks take. */
+typedef enum gj2k_block_coder {
+    GJ2K_CODER_AUTO = 0, /* gj2k_transcode_file: HT for an output named .jph or .jhc, else
+                            Part 1; gj2k_transcode_memory: the other coder than the
+                            input's (HT when its main header's code-blocks are Part 1) */
+    GJ2K_CODER_PART1,    /* T.800 Annex D (EBCOT): code-block style bits 6 and 7 cleared,
+                            Rsiz bit 14 cleared, no CAP */
+    GJ2K_CODER_HT        /* T.814 (HTJ2K): every block HT (style bit 6, with bit 3 kept),
+                            Rsiz bit 14 and a CAP with Ccap15; JP2 files become JPH */
+} gj2k_block_coder;
+
+/* What a transcode did (gj2k_transcode_options.report). */
+typedef struct gj2k_transcode_report {
+    gj2k_block_coder coder;     /* the coder the output's code-blocks take */
+    gj2k_file_format format;    /* of the output: J2K or JP2 (JPH with HT) */
+    size_t bytes;               /* of the whole output */
+    size_t codestream_bytes;
+    uint32_t num_tiles;         /* tiles re-coded */
+    unsigned input_layers;      /* quality layers of the input (the most of a tile); the
+                                   output has one, re-coded from all of them */
+    uint64_t num_codeblocks;    /* code-blocks with coded data in the input */
+    uint64_t ht_codeblocks;     /* of those, HT ones */
+    uint64_t truncated_blocks;  /* of those, not decoded to the end of bit-plane 0 (lossy) */
+    /* Blocks whose last bit-plane the input codes only in part (a Part 1
+     * block truncated after a significance or refinement pass, or an HT
+     * block with SigProp or MagRef passes) re-coded as HT without that
+     * plane: the transcoder codes HT cleanup passes only. Their coefficients
+     * change (within the plane dropped); every other block is re-coded
+     * exactly: the output decodes to the very coefficients of the input. */
+    uint64_t partial_plane_blocks;
+    uint64_t damaged_blocks;    /* blocks the decoder would warn of (decoded as far as they go) */
+    /* Milliseconds of wall time: reading and parsing the input (the file's
+     * reading with gj2k_transcode_file), Tier-2 of the input, Tier-1 (both
+     * ways, on all threads), Tier-2 of the output with the writing of the
+     * codestream and its boxes (and of the file, with gj2k_transcode_file). */
+    double read_ms, tier2_in_ms, tier1_ms, write_ms;
+} gj2k_transcode_report;
+
+/* How to transcode; zero-initialised: the coder and the container from the
+ * output (file API) or the other coder in the input's container (memory
+ * API), every core. */
+typedef struct gj2k_transcode_options {
+    gj2k_block_coder coder;
+    gj2k_file_format format;    /* J2K or JP2 (a JPH file with HT); UNKNOWN: from the output's
+                                   name (file API), else the input's */
+    unsigned threads;           /* 0 = every core */
+    gj2k_warning_fn warning;    /* damaged blocks, dropped partial planes, boxes a
+                                   codestream output cannot carry ... */
+    void *warning_user;
+    gj2k_temporary_fn temporary;   /* gj2k_transcode_file's temporary file */
+    void *temporary_user;
+    gj2k_transcode_report *report; /* filled in when not NULL and the call succeeds */
+} gj2k_transcode_options;
+
+/*
+ * Re-codes every code-block of a JPEG 2000 codestream or JP2/JPH file with
+ * another block coder, with no inverse or forward transform between: each
+ * block's quantized coefficients, exactly as the decoder's Tier-1 recovers
+ * them, are coded again (Part 1 <-> HT; the same coder again is allowed).
+ * Everything else is carried across: SIZ, the tiles, COD/COC but for the
+ * code-block style, QCD/QCC, precincts, progression and POC, SOP/EPH, COM,
+ * CRG, PLT and TLM where the input has packet or tile-part lengths, and a
+ * JP2 file's boxes (colour, ICC, resolution, channels, XML, UUID ...) when
+ * the output is a JP2 file too; a codestream given as a JP2 file gets the
+ * boxes gj2k_encode writes, with the colour space unknown. The output has
+ * one quality layer, re-coded from all of the input's, and one tile-part a
+ * tile; packed packet headers (PPM, PPT) are written in the packets.
+ * Lossless files come out exact (the same decoded coefficients, so the
+ * same image); for lossy ones see gj2k_transcode_report.partial_plane_blocks.
+ * Refused: an incomplete codestream (GJ2K_ERROR_TRUNCATED), a region of
+ * interest with a shift and what the decoder does not decode (HT mixed
+ * with Part 1 blocks, HT placeholder passes: GJ2K_ERROR_UNSUPPORTED).
+ * The output is a new malloc'ed buffer (*data, *size).
+ */
+GJ2K_API gj2k_status gj2k_transcode_memory(const uint8_t *input, size_t input_size,
+                                           const gj2k_transcode_options *options,
+                                           uint8_t **data, size_t *size, gj2k_error *error);
+/* The same from a file to a file, which appears whole or not at all (a
+ * temporary name, then a rename). Messages name the file they concern. */
+GJ2K_API gj2k_status gj2k_transcode_file(const char *input, const char *output,
+                                         const gj2k_transcode_options *options,
+                                         gj2k_error *error);
+
 /* ------------------------------------------------------ build and device */
 
 /* "0.1.0" */

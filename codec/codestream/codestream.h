@@ -538,6 +538,12 @@ const j2k_tile *j2k_codestream_tile(const j2k_codestream *codestream, uint32_t t
  * through their own writers before the first tile-part. */
 gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
                                   const j2k_header_params *main_header, gj2k_error *error);
+/* The same with the CAP's Ccap15 given (HT codestreams whose tile-part
+ * headers change what the main header says: a wider MAGB, HTIRV); NULL
+ * derives it as j2k_write_main_header does. */
+gj2k_status j2k_write_main_header_with_cap(byte_buffer *out, const j2k_siz *siz,
+                                           const j2k_header_params *main_header,
+                                           const uint16_t *ccap15, gj2k_error *error);
 /* SOT (Psot left 0) and the segments of `header` (may be NULL); COD, COC,
  * QCD, QCC and RGN only in a tile's first tile-part. PLT and PPT may follow
  * through their writers; then SOD, the data, and j2k_write_tile_part_end. */

@@ -43,6 +43,13 @@ static bool header_uses_ht(const j2k_header_params *h)
 gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
                                   const j2k_header_params *main_header, gj2k_error *error)
 {
+    return j2k_write_main_header_with_cap(out, siz, main_header, NULL, error);
+}
+
+gj2k_status j2k_write_main_header_with_cap(byte_buffer *out, const j2k_siz *siz,
+                                           const j2k_header_params *main_header,
+                                           const uint16_t *ccap15, gj2k_error *error)
+{
     /* A.5, A.6: SIZ first, then COD and QCD are required. */
     if (main_header->cod == NULL || main_header->qcd == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "main header without %s",
@@ -59,7 +66,9 @@ gj2k_status j2k_write_main_header(byte_buffer *out, const j2k_siz *siz,
                          siz->capabilities);
     j2k_capabilities cap = {.present = part15, .pcap = J2K_PCAP_PART15, .has_ccap15 = true};
     gj2k_status status = GJ2K_OK;
-    if (part15)
+    if (part15 && ccap15 != NULL)
+        cap.ccap15 = *ccap15;
+    else if (part15)
         status = j2k_ccap15_for_header(siz, main_header, &cap.ccap15, error);
     if (status != GJ2K_OK)
         return status;

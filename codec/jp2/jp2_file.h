@@ -185,4 +185,33 @@ gj2k_status jp2_file_describe_image(jp2_file *out, const gj2k_image *image, gj2k
 gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
                            size_t codestream_size, byte_buffer *out, gj2k_error *error);
 
+/* One box of a file's top level (Annex I.4): its type, where its LBox lies,
+ * where its contents start and where it ends. */
+typedef struct jp2_box_span {
+    uint32_t type;
+    size_t start, content, end;
+} jp2_box_span;
+
+/*
+ * Lists the top-level boxes of a JP2 (or JPH) file in file order, as a new
+ * array (free it). A box whose length runs past the data fails
+ * (GJ2K_ERROR_TRUNCATED), as jp2_file_read does, but a last jp2c box cut
+ * short is clipped to the data; LBox 0 runs to the end.
+ */
+gj2k_status jp2_file_list_boxes(const uint8_t *data, size_t size, jp2_box_span **boxes,
+                                size_t *count, gj2k_error *error);
+
+/*
+ * Appends to `out` the JP2 file `file` (size bytes, a whole JP2 or JPH file)
+ * with its first codestream replaced by `codestream`: every other box is
+ * copied as it is, in its place (the signature, jp2h with its colour, ICC,
+ * resolution and channel boxes, xml, uuid, ipr boxes ...), and ftyp is
+ * rewritten for the new codestream: one whose Rsiz has bit 14 (HTJ2K) makes
+ * a JPH file (T.814 Annex D: brand 'jph ', 'jph ' listed, never 'jp2 '),
+ * else a JP2 file (brand 'jp2 ' where it was 'jph ', 'jp2 ' listed, never
+ * 'jph '); the other brands listed stay.
+ */
+gj2k_status jp2_file_rewrap(const uint8_t *file, size_t size, const uint8_t *codestream,
+                            size_t codestream_size, byte_buffer *out, gj2k_error *error);
+
 #endif

@@ -54,7 +54,7 @@ static void version(void)
 
 static void help_for_every_command(void)
 {
-    const char *commands[] = {"encode", "decode", "info", "bench", "convert"};
+    const char *commands[] = {"encode", "decode", "info", "bench", "convert", "transcode"};
     run_result r;
     run_gj2k(&r, "--help");
     CHECK_EQ(r.exit_code, 0);

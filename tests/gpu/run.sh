@@ -91,6 +91,25 @@ for f in .bench/*.j2k .bench/*.j2c .bench/*.ppm; do
   [ -f "$f" ] && { build/gpu/gj2k bench -i "$f" -n 3 | tee -a "$logs/bench-decode.txt"; tests_rc=$((tests_rc | PIPESTATUS[0])); }
 done
 
+# HTJ2K (issue 16): the 4K photo encoded lossless as HT on the GPU and on the
+# CPU threads, in one process each (its stages, memory to memory), the same
+# bytes required; and decoded back (the HT decode from memory is timed with
+# the other codestreams above when .bench holds an HT file).
+if [ -f .bench/photo4k.ppm ]; then
+  mkdir -p build/bench-ht
+  : >"$logs/bench-ht.txt"
+  for d in gpu cpu; do
+    build/gpu/gj2k encode -i .bench/photo4k.ppm -o build/bench-ht/photo4k_$d.jph --device $d -v 2>&1 |
+      grep -E 'encode time|stages' | sed "s/^ */ht encode $d: /" | tee -a "$logs/bench-ht.txt"
+  done
+  if cmp -s build/bench-ht/photo4k_gpu.jph build/bench-ht/photo4k_cpu.jph; then
+    echo "ht encode: GPU and CPU files the same" | tee -a "$logs/bench-ht.txt"
+  else
+    echo "ht encode: GPU and CPU files DIFFER" | tee -a "$logs/bench-ht.txt"; tests_rc=1
+  fi
+  build/gpu/gj2k bench -i build/bench-ht/photo4k_cpu.jph -n 3 | tee -a "$logs/bench-ht.txt"
+fi
+
 # gj2k against nvJPEG2000, memory to memory, when it was carried.
 if [ -x build/gpu/gj2k_nvjpeg2k_bench ] && [ -f .bench/photo4k.ppm ]; then
   build/gpu/gj2k_nvjpeg2k_bench .bench/photo4k.ppm 5 | tee "$logs/nvjpeg2k.txt"
@@ -131,6 +150,7 @@ grep -E '^\| 8192² ' "$logs/bench-cpu-dwt.txt" | sed 's/^/cpu dwt: /'
 grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench.txt" | sed 's/^ */bench: /'
 [ -f "$logs/nvjpeg2k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k.txt" | sed 's/^/nvjpeg2k: /'
 [ -f "$logs/nvjpeg2k-8k.txt" ] && grep -E '^\| [gn]' "$logs/nvjpeg2k-8k.txt" | sed 's/^/nvjpeg2k 8K: /'
+[ -f "$logs/bench-ht.txt" ] && grep -E '^ht |decode \(memory|stages' "$logs/bench-ht.txt" | sed 's/^ */ht: /'
 [ -f "$logs/batch.txt" ] && grep -E '^\| [ed]' "$logs/batch.txt" | sed 's/^/batch: /'
 [ -f "$logs/whole-process.txt" ] && grep -E 'ms  gpu|DIFFER' "$logs/whole-process.txt" | sed 's/^/whole: /'
 # the verdicts last, where a short tail of the output still shows them

@@ -32,14 +32,17 @@ builds_on() {
     codec/encode | codec/decode)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" ;;
+    codec/transcode)
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
+           "codec/jp2 codec/decode" ;;
     app | conformance)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
-           "codec/encode codec/decode" ;;
+           "codec/encode codec/decode codec/transcode" ;;
     app/bench)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
-           "codec/encode codec/decode app" ;;
+           "codec/encode codec/decode codec/transcode app" ;;
     tests*) echo "*" ;;
     *) echo "?" ;;
   esac

@@ -1,0 +1,187 @@
+/* jp2_boxes.c - a JP2 file's top-level boxes listed as they lie (Annex
+ * I.4), and the file written again around another codestream with every
+ * other box kept (jp2_file.h). */
+#include "error.h"
+#include "jp2_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* Reads the box at `at` into *box; LBox 1 takes the 64-bit XLBox, LBox 0
+ * runs to the end of the data (Annex I.4). */
+static gj2k_status read_span(const uint8_t *data, size_t size, size_t at, jp2_box_span *box,
+                             gj2k_error *error)
+{
+    size_t available = size - at;
+    if (available < 8)
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
+                         "JP2: %zu bytes at offset %zu, too few for a box header", available, at);
+    uint64_t length = get_u32(data + at);
+    box->type = get_u32(data + at + 4);
+    box->start = at;
+    size_t header = 8;
+    if (length == 1) {
+        if (available < 16)
+            return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
+                             "JP2: the box at offset %zu ends inside its XLBox field", at);
+        length = ((uint64_t)get_u32(data + at + 8) << 32) | get_u32(data + at + 12);
+        header = 16;
+        if (length < 16)
+            return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                             "JP2: the box at offset %zu has XLBox %llu (16 at least)", at,
+                             (unsigned long long)length);
+    } else if (length == 0) {
+        length = available;
+    } else if (length < 8) {
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "JP2: the box at offset %zu has reserved length %llu", at,
+                         (unsigned long long)length);
+    }
+    if (length > available) {
+        if (box->type != JP2_BOX_CODESTREAM)
+            return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
+                             "JP2: the box at offset %zu claims %llu bytes, %zu remain", at,
+                             (unsigned long long)length, available);
+        length = available; /* a cut-off codestream, clipped as jp2_file_read does */
+    }
+    box->content = at + header;
+    box->end = at + (size_t)length;
+    return GJ2K_OK;
+}
+
+gj2k_status jp2_file_list_boxes(const uint8_t *data, size_t size, jp2_box_span **boxes,
+                                size_t *count, gj2k_error *error)
+{
+    *boxes = NULL;
+    *count = 0;
+    if (data == NULL && size > 0)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "JP2: no data");
+    size_t capacity = 0, n = 0;
+    jp2_box_span *list = NULL;
+    gj2k_status status = GJ2K_OK;
+    for (size_t at = 0; at < size && status == GJ2K_OK;) {
+        jp2_box_span box;
+        status = read_span(data, size, at, &box, error);
+        if (status != GJ2K_OK)
+            break;
+        if (n == capacity) {
+            capacity = capacity ? 2 * capacity : 16;
+            jp2_box_span *grown = realloc(list, capacity * sizeof *grown);
+            if (grown == NULL) {
+                status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory");
+                break;
+            }
+            list = grown;
+        }
+        list[n++] = box;
+        at = box.end;
+    }
+    if (status != GJ2K_OK) {
+        free(list);
+        return status;
+    }
+    *boxes = list;
+    *count = n;
+    return GJ2K_OK;
+}
+
+/* Whether the codestream declares Part 15 (HTJ2K): SOC, then SIZ whose
+ * Rsiz has bit 14 (T.814 A.2). */
+static bool uses_part15(const uint8_t *codestream, size_t size)
+{
+    return size >= 8 && codestream[0] == 0xFF && codestream[1] == 0x4F &&
+           codestream[2] == 0xFF && codestream[3] == 0x51 && (codestream[6] & 0x40) != 0;
+}
+
+/* ftyp (I.5.2) for the new codestream, from the old one's contents. */
+static gj2k_status write_file_type(byte_buffer *out, const uint8_t *content, size_t size,
+                                   bool jph, gj2k_error *error)
+{
+    if (size < 8 || size % 4 != 0)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "JP2: ftyp box of %zu bytes (8 + 4n expected)", size);
+    uint32_t brand = get_u32(content), minor = get_u32(content + 4);
+    if (jph)
+        brand = JP2_BRAND_JPH;
+    else if (brand == JP2_BRAND_JPH)
+        brand = JP2_BRAND_JP2;
+    size_t start = out->size;
+    byte_buffer_put_u32_be(out, 0); /* LBox, below */
+    byte_buffer_put_u32_be(out, JP2_BOX_FILE_TYPE);
+    byte_buffer_put_u32_be(out, brand);
+    byte_buffer_put_u32_be(out, minor);
+    byte_buffer_put_u32_be(out, jph ? JP2_BRAND_JPH : JP2_BRAND_JP2);
+    for (size_t at = 8; at < size; at += 4) {
+        uint32_t listed = get_u32(content + at);
+        if (listed != JP2_BRAND_JP2 && listed != JP2_BRAND_JPH)
+            byte_buffer_put_u32_be(out, listed);
+    }
+    if (!out->failed) {
+        size_t length = out->size - start;
+        out->data[start] = (uint8_t)(length >> 24);
+        out->data[start + 1] = (uint8_t)(length >> 16);
+        out->data[start + 2] = (uint8_t)(length >> 8);
+        out->data[start + 3] = (uint8_t)length;
+    }
+    return GJ2K_OK;
+}
+
+/* jp2c (I.5.4), with XLBox when the length does not fit LBox. */
+static void write_codestream_box(byte_buffer *out, const uint8_t *codestream, size_t size)
+{
+    if ((uint64_t)size + 8 > UINT32_MAX) {
+        uint64_t length = (uint64_t)size + 16;
+        byte_buffer_put_u32_be(out, 1);
+        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
+        byte_buffer_put_u32_be(out, (uint32_t)(length >> 32));
+        byte_buffer_put_u32_be(out, (uint32_t)length);
+    } else {
+        byte_buffer_put_u32_be(out, (uint32_t)(size + 8));
+        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
+    }
+    byte_buffer_append(out, codestream, size);
+}
+
+gj2k_status jp2_file_rewrap(const uint8_t *file, size_t size, const uint8_t *codestream,
+                            size_t codestream_size, byte_buffer *out, gj2k_error *error)
+{
+    if (codestream == NULL || codestream_size == 0)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "JP2: no codestream to wrap");
+    jp2_box_span *boxes;
+    size_t count;
+    gj2k_status status = jp2_file_list_boxes(file, size, &boxes, &count, error);
+    if (status != GJ2K_OK)
+        return status;
+    if (count < 2 || boxes[0].type != JP2_BOX_SIGNATURE || boxes[1].type != JP2_BOX_FILE_TYPE) {
+        free(boxes);
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                         "JP2: the file does not start with the signature and ftyp boxes");
+    }
+    bool jph = uses_part15(codestream, codestream_size), replaced = false;
+    size_t start = out->size;
+    for (size_t i = 0; i < count && status == GJ2K_OK; i++) {
+        const jp2_box_span *box = &boxes[i];
+        if (box->type == JP2_BOX_FILE_TYPE && i == 1) {
+            status = write_file_type(out, file + box->content, box->end - box->content, jph,
+                                     error);
+        } else if (box->type == JP2_BOX_CODESTREAM && !replaced) {
+            write_codestream_box(out, codestream, codestream_size);
+            replaced = true;
+        } else {
+            byte_buffer_append(out, file + box->start, box->end - box->start);
+        }
+    }
+    free(boxes);
+    if (status == GJ2K_OK && !replaced)
+        status = gj2k_fail(error, GJ2K_ERROR_MALFORMED, "JP2: no jp2c codestream box");
+    if (status == GJ2K_OK && out->failed)
+        status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory writing the file");
+    if (status != GJ2K_OK)
+        out->size = start < out->size ? start : out->size;
+    return status;
+}
