@@ -307,6 +307,11 @@ typedef struct j2k_tlm {
 
 gj2k_status j2k_tlm_read(byte_reader *segment, j2k_tlm *tlm, gj2k_error *error);
 gj2k_status j2k_tlm_write(byte_buffer *out, const j2k_tlm *tlm, gj2k_error *error);
+/* TLM markers for `count` tile-parts (entries in codestream order): as many
+ * segments of up to 8000 entries as it takes (at most 256), 4-byte lengths,
+ * tile indices of 1 byte or of 2 when one exceeds 255. */
+gj2k_status j2k_tlm_write_entries(byte_buffer *out, const j2k_tlm_entry *entries, uint32_t count,
+                                  gj2k_error *error);
 void j2k_tlm_free(j2k_tlm *tlm);
 
 /* ---------------------------------------------------- CRG, COM (A.9) */

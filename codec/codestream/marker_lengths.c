@@ -229,3 +229,25 @@ void j2k_tlm_free(j2k_tlm *tlm)
     tlm->entries = NULL;
     tlm->count = 0;
 }
+
+#define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */
+
+gj2k_status j2k_tlm_write_entries(byte_buffer *out, const j2k_tlm_entry *entries, uint32_t count,
+                                  gj2k_error *error)
+{
+    uint8_t index_size = 1;
+    for (uint32_t i = 0; i < count; i++)
+        index_size = entries[i].tile_index > 255 ? 2 : index_size;
+    gj2k_status status = GJ2K_OK;
+    for (uint32_t first = 0, z = 0; first < count && status == GJ2K_OK;
+         first += TLM_ENTRIES_PER_SEGMENT, z++) {
+        if (z > 255)
+            return gj2k_fail(error, GJ2K_ERROR_LIMIT, "TLM: too many tile-parts");
+        uint32_t n = count - first < TLM_ENTRIES_PER_SEGMENT ? count - first
+                                                             : TLM_ENTRIES_PER_SEGMENT;
+        j2k_tlm tlm = {.index = (uint8_t)z, .tile_index_size = index_size, .length_size = 4,
+                       .entries = (j2k_tlm_entry *)&entries[first], .count = n};
+        status = j2k_tlm_write(out, &tlm, error);
+    }
+    return status;
+}

@@ -21,7 +21,6 @@
 #include "tier1_gpu.h"
 #include "tier2_encode.h"
 
-#define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */
 #define RATE_FIT_ROUNDS 6             /* header re-estimates before giving up on a size */
 #define DISTORTION_FIT_ROUNDS 3       /* decodes to check PSNR targets */
 #define DISTORTION_FIT_MARGIN 0.98    /* aim a little past the shortfall */
@@ -199,24 +198,6 @@ static gj2k_status settle_bit_planes(encoder_run *run, gj2k_error *error)
     return GJ2K_OK;
 }
 
-/* TLM (A.7.1): one entry per tile-part, split over segments as needed. */
-static gj2k_status write_tlm(byte_buffer *out, const j2k_tlm_entry *entries, uint32_t count,
-                             gj2k_error *error)
-{
-    gj2k_status status = GJ2K_OK;
-    for (uint32_t first = 0, z = 0; first < count && status == GJ2K_OK;
-         first += TLM_ENTRIES_PER_SEGMENT, z++) {
-        if (z > 255)
-            return gj2k_fail(error, GJ2K_ERROR_LIMIT, "TLM: too many tile-parts");
-        uint32_t n = count - first < TLM_ENTRIES_PER_SEGMENT ? count - first
-                                                             : TLM_ENTRIES_PER_SEGMENT;
-        j2k_tlm tlm = {.index = (uint8_t)z, .tile_index_size = count > 256 ? 2 : 1,
-                       .length_size = 4, .entries = (j2k_tlm_entry *)&entries[first], .count = n};
-        status = j2k_tlm_write(out, &tlm, error);
-    }
-    return status;
-}
-
 /* One tile-part per tile (A.4.2): SOT, the tile's POC, PLT, SOD, packets. */
 static gj2k_status write_tile_parts(encoder_run *run, byte_buffer *parts, j2k_tlm_entry *tlm,
                                     size_t *packet_bytes, gj2k_error *error)
@@ -278,7 +259,7 @@ static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
     if (status == GJ2K_OK)
         status = j2k_write_main_header(&codestream, &run->plan.siz, &run->plan.main_header, error);
     if (status == GJ2K_OK && run->plan.use_tlm)
-        status = write_tlm(&codestream, tlm, run->num_tiles, error);
+        status = j2k_tlm_write_entries(&codestream, tlm, run->num_tiles, error);
     if (status == GJ2K_OK) {
         byte_buffer_append(&codestream, parts.data, parts.size);
         j2k_marker_write(&codestream, J2K_EOC);

@@ -7,7 +7,6 @@
 #include "error.h"
 #include "tier2_encode.h"
 
-#define TLM_ENTRIES_PER_SEGMENT 8000u /* 6-byte entries in one 65535-byte segment */
 
 unsigned transcode_output_style(unsigned style, bool to_ht)
 {
@@ -124,27 +123,6 @@ gj2k_status transcode_output_tile(transcode_output *o, transcode_tile *tile, gj2
     return status;
 }
 
-/* TLM (A.7.1): one entry a tile-part, over as many segments as it takes. */
-static gj2k_status write_tlm(byte_buffer *out, const j2k_tlm_entry *entries, uint32_t count,
-                             gj2k_error *error)
-{
-    uint8_t index_size = 1;
-    for (uint32_t i = 0; i < count; i++)
-        index_size = entries[i].tile_index > 255 ? 2 : index_size;
-    gj2k_status status = GJ2K_OK;
-    for (uint32_t first = 0, z = 0; first < count && status == GJ2K_OK;
-         first += TLM_ENTRIES_PER_SEGMENT, z++) {
-        if (z > 255)
-            return gj2k_fail(error, GJ2K_ERROR_LIMIT, "TLM: too many tile-parts");
-        uint32_t n = count - first < TLM_ENTRIES_PER_SEGMENT ? count - first
-                                                             : TLM_ENTRIES_PER_SEGMENT;
-        j2k_tlm tlm = {.index = (uint8_t)z, .tile_index_size = index_size, .length_size = 4,
-                       .entries = (j2k_tlm_entry *)&entries[first], .count = n};
-        status = j2k_tlm_write(out, &tlm, error);
-    }
-    return status;
-}
-
 /* Ccap15 (T.814 Table A.3) of an HT output: the main header's, its MAGB
  * widened to every tile's Mb, HTIRV and RGN where a tile-part header
  * brings them. */
@@ -173,7 +151,7 @@ gj2k_status transcode_output_finish(transcode_output *o, byte_buffer *out, gj2k_
     if (status == GJ2K_OK && o->cs->registration != NULL)
         status = j2k_crg_write(out, o->cs->registration, o->siz.num_components, error);
     if (status == GJ2K_OK && o->use_tlm)
-        status = write_tlm(out, o->tlm, o->num_parts, error);
+        status = j2k_tlm_write_entries(out, o->tlm, o->num_parts, error);
     if (status != GJ2K_OK)
         return status;
     byte_buffer_append(out, o->parts.data, o->parts.size);
