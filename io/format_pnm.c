@@ -454,30 +454,39 @@ gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clam
     for (uint32_t c = 0; c < n; c++)
         precision = image->components[c].precision > precision ? image->components[c].precision
                                                                : precision;
+    if (precision > 16) /* pnm_write_header refuses it first */
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "PNM: at most 16 bits can be written");
     const gj2k_component *first = &image->components[0];
     size_t pixels = (size_t)first->width * first->height;
     size_t bytes_per_sample = precision > 8 ? 2 : 1;
     if (pixels > SIZE_MAX / (n * bytes_per_sample) ||
         !byte_buffer_reserve(out, pixels * n * bytes_per_sample))
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNM: out of memory for the pixels");
-    int64_t lows[PNM_MAX_CHANNELS], highs[PNM_MAX_CHANNELS]; /* each component's range */
+    /* each component's range: its samples less its least (precision <= 16
+     * here, so every value fits 32 bits); out of range, clamped */
+    int32_t lows[PNM_MAX_CHANNELS];
+    uint32_t spans[PNM_MAX_CHANNELS];
+    const int32_t *samples[PNM_MAX_CHANNELS];
     for (uint32_t c = 0; c < n; c++) {
-        lows[c] = image_sample_min(&image->components[c]);
-        highs[c] = image_sample_max(&image->components[c]);
+        lows[c] = (int32_t)image_sample_min(&image->components[c]);
+        spans[c] = (uint32_t)(image_sample_max(&image->components[c]) - lows[c]);
+        samples[c] = image->components[c].samples;
     }
     uint8_t *p = out->data + out->size;
+    bool outside = false;
     for (size_t i = 0; i < pixels; i++)
         for (uint32_t c = 0; c < n; c++) {
-            int64_t v = image->components[c].samples[i], lo = lows[c], hi = highs[c];
-            if (v < lo || v > hi) {
-                v = v < lo ? lo : hi;
-                *clamped = true;
+            int32_t v = samples[c][i];
+            uint32_t u = (uint32_t)v - (uint32_t)lows[c];
+            if (u > spans[c]) { /* below the least wraps above the span */
+                u = v < lows[c] ? 0 : spans[c];
+                outside = true;
             }
-            uint32_t u = (uint32_t)(v - lo);
             if (bytes_per_sample == 2)
                 *p++ = (uint8_t)(u >> 8);
             *p++ = (uint8_t)u;
         }
+    *clamped = *clamped || outside;
     out->size += pixels * n * bytes_per_sample;
     return GJ2K_OK;
 }
