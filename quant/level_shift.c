@@ -53,6 +53,18 @@ void level_shift_inverse(int32_t *samples, size_t count, unsigned precision, boo
 {
     int64_t lo, hi, offset = offset_of(precision, is_signed);
     sample_range(precision, is_signed, &lo, &hi);
+    if (usable_precision(precision) <= 31) {
+        /* clamped before the offset is added, all in 32 bits (the compiler
+         * vectorises it): the same values as shift_back's */
+        const int32_t low = (int32_t)(lo - offset), high = (int32_t)(hi - offset),
+                      add = (int32_t)offset;
+        for (size_t i = 0; i < count; i++) {
+            int32_t v = samples[i];
+            v = v < low ? low : v > high ? high : v;
+            samples[i] = v + add;
+        }
+        return;
+    }
     for (size_t i = 0; i < count; i++)
         samples[i] = shift_back(samples[i], offset, lo, hi);
 }
