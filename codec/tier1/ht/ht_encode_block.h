@@ -309,6 +309,7 @@ GJ2K_HD_STATIC gj2k_status ht_encode_cleanup_in(const int32_t *coefficients, siz
         for (uint32_t q = 0; q < qw; q += 2) {
             const unsigned count = q + 1 < qw ? 2 : 1;
             quad quads[2];
+            ht_fill(quads, 0, sizeof quads); /* the second stays empty at a row's odd end */
             HT_UNROLL for (unsigned k = 0; k < 2; k++) {
                 if (k >= count)
                     break;
