@@ -474,6 +474,20 @@ gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clam
     }
     uint8_t *p = out->data + out->size;
     bool outside = false;
+    if (bytes_per_sample == 1 && n == 3) { /* 8-bit RGB, the common case, unrolled */
+        for (size_t i = 0; i < pixels; i++)
+            for (uint32_t c = 0; c < 3; c++) {
+                uint32_t u = (uint32_t)samples[c][i] - (uint32_t)lows[c];
+                if (u > spans[c]) {
+                    u = samples[c][i] < lows[c] ? 0 : spans[c];
+                    outside = true;
+                }
+                *p++ = (uint8_t)u;
+            }
+        *clamped = *clamped || outside;
+        out->size += pixels * 3;
+        return GJ2K_OK;
+    }
     for (size_t i = 0; i < pixels; i++)
         for (uint32_t c = 0; c < n; c++) {
             int32_t v = samples[c][i];
