@@ -3,7 +3,8 @@
  * (5/3, RCT, 6 resolutions, 64x64 code-blocks, one layer), lossy encode
  * (gj2k at -I -r 20; nvJPEG2000 aiming at the PSNR gj2k reached, which is
  * what it offers instead of a rate), and the decoding of gj2k's two
- * codestreams by both. Memory to memory: the image starts in host memory,
+ * codestreams by both; the same for HTJ2K lossless (T.814: gj2k --ht,
+ * nvJPEG2000's HT mode). Memory to memory: the image starts in host memory,
  * codestreams and decoded samples end there; the device is open before the
  * clock starts. Best of N, in gigapixels a second. Built only when
  * -DGJ2K_NVJPEG2K_DIR names the unpacked nvidia-nvjpeg2k-cu13 wheel.
@@ -55,7 +56,7 @@ static double gigapixels(const gj2k_image *image)
 
 /* nvJPEG2000's encode: planes up, encode, codestream down. */
 static size_t nv_encode(nv_codec *nv, const gj2k_image *image, const uint8_t *const *host_planes,
-                        bool lossy, double psnr, uint8_t *out, size_t capacity)
+                        bool lossy, bool ht, double psnr, uint8_t *out, size_t capacity)
 {
     uint32_t w = image->x1 - image->x0, h = image->y1 - image->y0, n = image->num_components;
     for (uint32_t c = 0; c < n; c++)
@@ -79,6 +80,10 @@ static size_t nv_encode(nv_codec *nv, const gj2k_image *image, const uint8_t *co
     config.code_block_w = 64;
     config.code_block_h = 64;
     config.irreversible = lossy;
+    if (ht) { /* HTJ2K: Rsiz bit 14 and HT code-blocks */
+        config.rsiz = NVJPEG2K_RSIZ_HT;
+        config.encode_modes = NVJPEG2K_MODE_HT;
+    }
     nvjpeg2kEncodeParams_t params;
     NV_CHECK(nvjpeg2kEncodeParamsCreate(&params));
     NV_CHECK(nvjpeg2kEncodeParamsSetEncodeConfig(params, &config));
@@ -203,10 +208,24 @@ int main(int argc, char **argv)
     printf("| %-44s | %8s | %7s | %s |\n", "case", "ms", "GP/s", "output");
     printf("|---|---|---|---|\n");
     static const double ratio_20[] = {20};
-    uint8_t *ours[2] = {NULL, NULL};
-    size_t our_size[2] = {0, 0};
-    for (int lossy = 0; lossy < 2; lossy++) {
-        gj2k_encode_options o = {.device = GJ2K_DEVICE_GPU, .num_resolutions = 6};
+    /* modes: lossless, -I -r 20, HT lossless */
+    static const char *const gj2k_encodes[] = {"gj2k encode lossless", "gj2k encode -I -r 20",
+                                               "gj2k encode HT lossless"};
+    static const char *const nv_encodes[] = {"nvJPEG2000 encode lossless",
+                                             "nvJPEG2000 encode, 9/7 at gj2k's PSNR",
+                                             "nvJPEG2000 encode HT lossless"};
+    static const char *const gj2k_decodes[] = {"gj2k decode of the lossless file",
+                                               "gj2k decode of the -I -r 20 file",
+                                               "gj2k decode of the HT lossless file"};
+    static const char *const nv_decodes[] = {"nvJPEG2000 decode of the lossless file",
+                                             "nvJPEG2000 decode of the -I -r 20 file",
+                                             "nvJPEG2000 decode of gj2k's HT file"};
+    uint8_t *ours[3] = {NULL, NULL, NULL};
+    size_t our_size[3] = {0, 0, 0};
+    for (int mode = 0; mode < 3; mode++) {
+        bool lossy = mode == 1, ht = mode == 2;
+        gj2k_encode_options o = {.device = GJ2K_DEVICE_GPU, .num_resolutions = 6,
+                                 .high_throughput = ht};
         if (lossy) {
             o.irreversible = true;
             o.target = GJ2K_TARGET_RATIO;
@@ -215,9 +234,9 @@ int main(int argc, char **argv)
         }
         double best = INFINITY;
         for (int r = 0; r <= repeats; r++) { /* the first warms up */
-            free(ours[lossy]);
+            free(ours[mode]);
             double t0 = now_seconds();
-            if (gj2k_encode_memory(image, &o, &ours[lossy], &our_size[lossy], NULL, &error) !=
+            if (gj2k_encode_memory(image, &o, &ours[mode], &our_size[mode], NULL, &error) !=
                 GJ2K_OK) {
                 fprintf(stderr, "nvjpeg2k_bench: gj2k: %s\n", error.message);
                 return 1;
@@ -226,22 +245,21 @@ int main(int argc, char **argv)
             best = r > 0 && t < best ? t : best;
         }
         char detail[96];
-        double psnr = describe_output(image, ours[lossy], our_size[lossy], detail, sizeof detail);
-        row(lossy ? "gj2k encode -I -r 20" : "gj2k encode lossless", gp, best * 1e3, detail);
+        double psnr = describe_output(image, ours[mode], our_size[mode], detail, sizeof detail);
+        row(gj2k_encodes[mode], gp, best * 1e3, detail);
         best = INFINITY;
         size_t length = 0;
         for (int r = 0; r <= repeats; r++) {
             double t0 = now_seconds();
-            length = nv_encode(&nv, image, (const uint8_t *const *)host, lossy, psnr, nv_out,
+            length = nv_encode(&nv, image, (const uint8_t *const *)host, lossy, ht, psnr, nv_out,
                                capacity);
             double t = now_seconds() - t0;
             best = r > 0 && t < best ? t : best;
         }
         describe_output(image, nv_out, length, detail, sizeof detail);
-        row(lossy ? "nvJPEG2000 encode, 9/7 at gj2k's PSNR" : "nvJPEG2000 encode lossless", gp,
-            best * 1e3, detail);
+        row(nv_encodes[mode], gp, best * 1e3, detail);
     }
-    for (int lossy = 0; lossy < 2; lossy++) {
+    for (int mode = 0; mode < 3; mode++) {
         gj2k_decode_options o = {.device = GJ2K_DEVICE_GPU};
         gj2k_image *decoded = NULL;
         double best = INFINITY;
@@ -249,7 +267,7 @@ int main(int argc, char **argv)
             gj2k_image_destroy(decoded);
             decoded = NULL;
             double t0 = now_seconds();
-            if (gj2k_decode_memory(ours[lossy], our_size[lossy], &o, &decoded, &error) !=
+            if (gj2k_decode_memory(ours[mode], our_size[mode], &o, &decoded, &error) !=
                 GJ2K_OK) {
                 fprintf(stderr, "nvjpeg2k_bench: gj2k decode: %s\n", error.message);
                 return 1;
@@ -257,20 +275,18 @@ int main(int argc, char **argv)
             double t = now_seconds() - t0;
             best = r > 0 && t < best ? t : best;
         }
-        row(lossy ? "gj2k decode of the -I -r 20 file" : "gj2k decode of the lossless file", gp,
-            best * 1e3, "");
+        row(gj2k_decodes[mode], gp, best * 1e3, "");
         best = INFINITY;
         for (int r = 0; r <= repeats; r++) {
             double t0 = now_seconds();
-            nv_decode(&nv, ours[lossy], our_size[lossy], back, w, h, n);
+            nv_decode(&nv, ours[mode], our_size[mode], back, w, h, n);
             double t = now_seconds() - t0;
             best = r > 0 && t < best ? t : best;
         }
         char detail[96];
         snprintf(detail, sizeof detail, "largest difference from gj2k's: %d",
                  largest_difference(decoded, back));
-        row(lossy ? "nvJPEG2000 decode of the -I -r 20 file" : "nvJPEG2000 decode of the lossless file",
-            gp, best * 1e3, detail);
+        row(nv_decodes[mode], gp, best * 1e3, detail);
         gj2k_image_destroy(decoded);
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -279,8 +295,8 @@ int main(int argc, char **argv)
         cudaFree(nv.planes[c]);
     }
     free(nv_out);
-    free(ours[0]);
-    free(ours[1]);
+    for (int mode = 0; mode < 3; mode++)
+        free(ours[mode]);
     nvjpeg2kEncodeStateDestroy(nv.encode_state);
     nvjpeg2kEncoderDestroy(nv.encoder);
     nvjpeg2kStreamDestroy(nv.stream);
