@@ -479,6 +479,10 @@ typedef struct j2k_capabilities {
 #define J2K_CCAP15_IRREVERSIBLE 0x0020u  /* HTIRV: HT blocks with the 9/7 path */
 #define J2K_CCAP15_MAGB_MASK 0x001Fu
 
+/* Whether a header's COD or one of its COCs asks for HT code-blocks
+ * (T.814 Table A.4: code-block style bit 6). */
+bool j2k_header_uses_ht(const j2k_header_params *h);
+
 /* CAP's body (after Lcap); `segment` holds exactly its bytes. */
 gj2k_status j2k_cap_read(byte_reader *segment, j2k_capabilities *cap, gj2k_error *error);
 /* The whole CAP segment. Only Part 15's Ccap is modelled, so Pcap must be

@@ -29,8 +29,7 @@ static gj2k_status write_header_params(byte_buffer *out, const j2k_siz *siz,
     return status;
 }
 
-/* Whether the header's COD or a COC asks for HT code-blocks (T.814 Table A.4). */
-static bool header_uses_ht(const j2k_header_params *h)
+bool j2k_header_uses_ht(const j2k_header_params *h)
 {
     if (h->cod != NULL && (h->cod->coding.code_block_style & J2K_CBLK_HT))
         return true;
@@ -60,7 +59,7 @@ gj2k_status j2k_write_main_header_with_cap(byte_buffer *out, const j2k_siz *siz,
                          siz->num_components);
     /* T.814 A.2: Part 15 sets Rsiz bit 14 and has a CAP; HT blocks need both. */
     bool part15 = (siz->capabilities & J2K_RSIZ_PART15) != 0;
-    if (header_uses_ht(main_header) && !part15)
+    if (j2k_header_uses_ht(main_header) && !part15)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "SIZ: HT code-blocks need Rsiz bit 14 (Rsiz 0x%04X, T.814 A.2)",
                          siz->capabilities);

@@ -201,18 +201,6 @@ static gj2k_status transcode_codestream(transcode_run *run, byte_buffer *out, gj
     return status;
 }
 
-/* Whether the input's main header gives its components HT code-blocks. */
-static bool input_uses_ht(const j2k_codestream *cs)
-{
-    const j2k_header_params *h = &cs->main_header;
-    if (h->cod != NULL && (h->cod->coding.code_block_style & J2K_CBLK_HT))
-        return true;
-    for (size_t i = 0; i < h->num_cocs; i++)
-        if (h->cocs[i].coding.code_block_style & J2K_CBLK_HT)
-            return true;
-    return false;
-}
-
 /* The JP2 boxes of a codestream that came without: as gj2k_encode writes
  * them for an image of the codestream's components, colour space unknown. */
 static gj2k_status describe_codestream(const j2k_siz *siz, const uint8_t *codestream,
@@ -262,7 +250,8 @@ static gj2k_status transcode(const uint8_t *input, size_t input_size,
         run.cs = job.cs;
         run.codestream = job.codestream;
         run.to_ht = options->coder == GJ2K_CODER_HT ||
-                    (options->coder == GJ2K_CODER_AUTO && !input_uses_ht(job.cs));
+                    (options->coder == GJ2K_CODER_AUTO &&
+                     !j2k_header_uses_ht(&job.cs->main_header));
         run.report.read_ms = (now_seconds() - start) * 1e3;
         gj2k_file_format format = options->format != GJ2K_FORMAT_UNKNOWN ? options->format
                                                                           : job.format;

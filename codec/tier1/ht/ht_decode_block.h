@@ -406,8 +406,9 @@ GJ2K_HD_STATIC gj2k_status ht_cleanup_pass(const uint8_t *d, size_t lcup, unsign
 /* Whether a neighbour of (x, y) is significant: after the cleanup pass or
  * earlier in this SigProp pass; in vertically causal mode the last row of
  * a stripe does not see the stripe below. */
-GJ2K_HD_INLINE bool has_significant_neighbour(const uint8_t *cleanup, const uint8_t *added, uint32_t w,
-                                      uint32_t h, uint32_t x, uint32_t y, bool stripe_end_causal)
+GJ2K_HD_INLINE bool has_significant_neighbour(const uint8_t *cleanup, const uint8_t *added,
+                                              uint32_t w, uint32_t h, uint32_t x, uint32_t y,
+                                              bool stripe_end_causal)
 {
     uint32_t y1 = y + 1 < h && !stripe_end_causal ? y + 1 : y;
     uint32_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < w ? x + 1 : x;

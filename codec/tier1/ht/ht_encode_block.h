@@ -537,7 +537,8 @@ GJ2K_HD_STATIC gj2k_status ht_encode_refinement_in(const int32_t *c, const uint8
                 size_t i = (size_t)y * w + x;
                 int32_t v = c[(size_t)y * stride + x];
                 uint32_t m = v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
-                double a = (double)m + (fractions ? fractions[(size_t)y * stride + x] / 256.0 : 0.0);
+                double a =
+                    (double)m + (fractions ? fractions[(size_t)y * stride + x] / 256.0 : 0.0);
                 unsigned known = significant[i] | added[i]; /* known down to plane p - 1 */
                 if (significant[i])
                     vlc_put(&magref, (m >> plane) & 1u, 1);
