@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "dwt.h"
+#include "encoded_block.h"
 #include "error.h"
 #include "forward_plane.h"
 #include "ht_encode.h"
@@ -40,78 +41,6 @@ typedef struct block_coding {
     ht_block_estimate *estimates;   /* HT: per block, to code only near the planes that */
     double ht_lambda;               /*     this slope picks (NULL: every plane) */
 } block_coding;
-
-/* Keeps a block's Tier-1 output in eb: its passes' lengths and weighted
- * distortions, and `data` (malloc'ed, owned by eb once this succeeds). */
-static gj2k_status keep_block(encoded_block *eb, const tier1_pass_info *passes, size_t n,
-                              unsigned num_planes, uint8_t *data, size_t size, double weight,
-                              unsigned num_layers)
-{
-    /* One allocation: lengths, distortions, then layer_passes. */
-    size_t bytes = n * (sizeof(size_t) + sizeof(double)) + num_layers;
-    uint8_t *memory = calloc(1, bytes ? bytes : 1);
-    if (memory == NULL)
-        return GJ2K_ERROR_OUT_OF_MEMORY;
-    eb->lengths = (size_t *)(void *)memory;
-    eb->distortion = (double *)(void *)(memory + n * sizeof(size_t));
-    eb->layer_passes = memory + n * (sizeof(size_t) + sizeof(double));
-    for (size_t j = 0; j < n; j++) {
-        eb->lengths[j] = passes[j].length;
-        eb->distortion[j] = passes[j].distortion_reduction * weight;
-    }
-    eb->num_planes = (uint8_t)num_planes;
-    eb->num_passes = (uint8_t)n;
-    eb->data = data;
-    eb->size = size;
-    return GJ2K_OK;
-}
-
-/* Keeps an HT block's choices in eb, each one's bytes and weighted
- * distortion as a pass's, for rate control. Choices are not nested: one
- * that is no shorter than a finer one after it (a plane's cleanup with its
- * refinement against the next plane's cleanup) is left out, so that the
- * lengths rate control sees grow as it expects; the few that still do not
- * are raised to the longest before them (Tier-2 sends the real ones). */
-static gj2k_status keep_ht_block(encoded_block *eb, ht_encoded_block *ht, double weight,
-                                 unsigned num_layers)
-{
-    bool kept[HT_MAX_CHOICES];
-    size_t next = SIZE_MAX; /* bytes of the nearest finer choice kept */
-    for (unsigned j = ht->num_choices; j-- > 0;) {
-        size_t bytes = ht->lengths[j] + ht->refinements[j];
-        kept[j] = bytes < next || j + 1 == ht->num_choices;
-        if (kept[j])
-            next = bytes;
-    }
-    tier1_pass_info passes[HT_MAX_CHOICES];
-    eb->choices = calloc(ht->num_choices ? ht->num_choices : 1, sizeof *eb->choices);
-    if (eb->choices == NULL)
-        return GJ2K_ERROR_OUT_OF_MEMORY;
-    unsigned n = 0;
-    size_t longest = 0;
-    double reduction = 0.0; /* of choices left out, carried to the next kept */
-    for (unsigned j = 0; j < ht->num_choices; j++) {
-        reduction += ht->distortion_reduction[j];
-        if (!kept[j])
-            continue;
-        size_t cleanup = ht->lengths[j], all = cleanup + ht->refinements[j];
-        longest = all > longest ? all : longest;
-        passes[n] = (tier1_pass_info){.length = longest, .distortion_reduction = reduction,
-                                      .ends_segment = true};
-        eb->choices[n++] = (tile_codeblock_choice){.data = ht->data + ht->offsets[j],
-                                                   .pass_lengths = {cleanup, all, all},
-                                                   .num_passes = ht->refinements[j] ? 3u : 1u,
-                                                   .plane = ht->planes[j]};
-        reduction = 0.0;
-    }
-    gj2k_status status = keep_block(eb, passes, n, ht->num_planes, ht->data, ht->size, weight,
-                                    num_layers);
-    if (status != GJ2K_OK) {
-        free(eb->choices);
-        eb->choices = NULL;
-    }
-    return status;
-}
 
 /* Where block `index` of the work (after `only`) finds its coefficients,
  * once its component is ready; false when the GPU failed. */
@@ -181,7 +110,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         gj2k_status status = ht_encode_block(origin, fractions, stride, width, height, lowest,
                                              highest, refine, causal, work->ht, &ht);
         if (status == GJ2K_OK) {
-            status = keep_ht_block(eb, &ht, plane->plan->weight[eb->subband_index],
+            status = encoded_block_keep_ht(eb, &ht, plane->plan->weight[eb->subband_index],
                                    work->num_layers);
             if (status != GJ2K_OK)
                 ht_encoded_block_release(&ht);
@@ -193,7 +122,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         TIER1_MAX_PLANES, work->workspaces[worker], out);
     if (status != GJ2K_OK)
         return status;
-    status = keep_block(eb, out->passes, out->num_passes, out->num_planes, out->data, out->size,
+    status = encoded_block_keep(eb, out->passes, out->num_passes, out->num_planes, out->data, out->size,
                         plane->plan->weight[eb->subband_index], work->num_layers);
     if (status != GJ2K_OK)
         tier1_encoded_block_release(out);
@@ -494,12 +423,12 @@ static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
             ht.lengths[0] = r->size;
             ht.distortion_reduction[0] = g->passes[r->passes_offset].distortion_reduction;
         }
-        gj2k_status status = keep_ht_block(eb, &ht, weight, g->num_layers);
+        gj2k_status status = encoded_block_keep_ht(eb, &ht, weight, g->num_layers);
         if (status != GJ2K_OK)
             free(data);
         return status;
     }
-    gj2k_status status = keep_block(eb, g->passes + r->passes_offset, r->num_passes,
+    gj2k_status status = encoded_block_keep(eb, g->passes + r->passes_offset, r->num_passes,
                                     r->num_planes, data, r->size, weight, g->num_layers);
     if (status != GJ2K_OK)
         free(data);
