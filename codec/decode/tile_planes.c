@@ -399,11 +399,13 @@ gj2k_status tile_planes_read_packets(const j2k_codestream *cs, const uint8_t *da
         goto done;
     }
     uint64_t coded = 0; /* Tier-2 copies each code-block's bytes out of these */
-    for (size_t p = 0; p < num_parts; p++) {
-        parts[p] = (j2k_bytes){data + tile->parts[p].data_start,
-                               tile->parts[p].data_end - tile->parts[p].data_start};
+    tier2_decode_params params = tier2_decode_params_of(tile, data, parts, &planes[0].params);
+    params.max_layers = settings->max_layers;
+    params.tile_index = tile_index;
+    params.warning = settings->warning;
+    params.warning_user = settings->warning_user;
+    for (size_t p = 0; p < num_parts; p++)
         coded += parts[p].size;
-    }
     status = memory_budget_take(settings->memory, coded, "the tile's coded data", error);
     if (status != GJ2K_OK)
         goto done;
@@ -412,15 +414,6 @@ gj2k_status tile_planes_read_packets(const j2k_codestream *cs, const uint8_t *da
         structures[c] = planes[c].structure; /* moved back below */
         magnitude_bits[c] = planes[c].magnitude_bits;
     }
-    const j2k_tile_component_params *p0 = &planes[0].params;
-    tier2_decode_params params = {
-        .tile_parts = parts, .num_tile_parts = num_parts,
-        .packed_headers = tile && tile->has_packed_headers ? tile->packed_headers : NULL,
-        .packed_headers_size = tile && tile->has_packed_headers ? tile->packed_headers_size : 0,
-        .num_layers = p0->layers, .progression = p0->progression, .changes = p0->pocs,
-        .num_changes = p0->num_pocs, .use_sop = p0->use_sop, .use_eph = p0->use_eph,
-        .max_layers = settings->max_layers, .tile_index = tile_index,
-        .warning = settings->warning, .warning_user = settings->warning_user};
     status = tier2_decode_tile(structures, n, &params, NULL, error);
     if (status == GJ2K_OK)
         status = tier2_collect_blocks(structures, n, magnitude_bits, settings->warning,

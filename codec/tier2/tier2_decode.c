@@ -264,3 +264,20 @@ gj2k_status tier2_collect_blocks(const tile_component *components, uint32_t num_
     *count = n;
     return GJ2K_OK;
 }
+
+tier2_decode_params tier2_decode_params_of(const j2k_tile *tile, const uint8_t *codestream,
+                                           j2k_bytes *parts,
+                                           const j2k_tile_component_params *style)
+{
+    size_t num_parts = tile ? tile->num_parts : 0;
+    for (size_t i = 0; i < num_parts; i++)
+        parts[i] = (j2k_bytes){codestream + tile->parts[i].data_start,
+                               tile->parts[i].data_end - tile->parts[i].data_start};
+    return (tier2_decode_params){
+        .tile_parts = parts, .num_tile_parts = num_parts,
+        .packed_headers = tile && tile->has_packed_headers ? tile->packed_headers : NULL,
+        .packed_headers_size = tile && tile->has_packed_headers ? tile->packed_headers_size : 0,
+        .num_layers = style->layers, .progression = style->progression,
+        .changes = style->pocs, .num_changes = style->num_pocs, .use_sop = style->use_sop,
+        .use_eph = style->use_eph};
+}

@@ -40,6 +40,15 @@ typedef struct tier2_decode_params {
     void *warning_user;
 } tier2_decode_params;
 
+/* The parameters of decoding `tile` (may be NULL: no tile-parts) of a
+ * codestream whose bytes start at `codestream`: `parts` (room for one entry
+ * a tile-part) receives each tile-part's packet bytes; the coding style is
+ * `style`'s (the first component's). The caller sets max_layers, tile_index
+ * and the warning. */
+tier2_decode_params tier2_decode_params_of(const j2k_tile *tile, const uint8_t *codestream,
+                                           j2k_bytes *parts,
+                                           const j2k_tile_component_params *style);
+
 typedef struct tier2_decode_stats {
     uint64_t packets_total;              /* in the tile */
     uint64_t packets_read;               /* whose header was read */

@@ -64,18 +64,10 @@ static gj2k_status read_packets(const j2k_tile *tile, const uint8_t *codestream,
     j2k_bytes *parts = calloc(num_parts ? num_parts : 1, sizeof *parts);
     if (parts == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; i < num_parts; i++)
-        parts[i] = (j2k_bytes){codestream + tile->parts[i].data_start,
-                               tile->parts[i].data_end - tile->parts[i].data_start};
-    const j2k_tile_component_params *p0 = &out->params[0];
-    tier2_decode_params params = {
-        .tile_parts = parts, .num_tile_parts = num_parts,
-        .packed_headers = tile && tile->has_packed_headers ? tile->packed_headers : NULL,
-        .packed_headers_size = tile && tile->has_packed_headers ? tile->packed_headers_size : 0,
-        .num_layers = p0->layers, .progression = p0->progression, .changes = p0->pocs,
-        .num_changes = p0->num_pocs, .use_sop = p0->use_sop, .use_eph = p0->use_eph,
-        .max_layers = 0, .tile_index = out->index, .warning = warning,
-        .warning_user = warning_user};
+    tier2_decode_params params = tier2_decode_params_of(tile, codestream, parts, &out->params[0]);
+    params.tile_index = out->index;
+    params.warning = warning;
+    params.warning_user = warning_user;
     tier2_decode_stats stats;
     gj2k_status status = tier2_decode_tile(out->components, out->num_components, &params, &stats,
                                            error);
