@@ -76,8 +76,8 @@ static void header_clear(packet_header *h)
     h->num_complete = 0;
 }
 
-static gj2k_status add_piece(packet_header *h, uint32_t length, unsigned passes,
-                             gj2k_error *error)
+gj2k_status packet_header_add_piece(packet_header *h, uint32_t length, unsigned passes,
+                                    gj2k_error *error)
 {
     if (h->num_pieces == h->pieces_capacity) {
         tier1_segment *grown = j2k_array_grow(h->pieces, &h->pieces_capacity, h->num_pieces + 1,
@@ -145,14 +145,22 @@ static gj2k_status read_block(packet_header *h, tile_precinct_band *pb, uint32_t
     }
     c.first_piece = h->num_pieces;
     unsigned pass = block->num_passes, remaining = c.new_passes;
+    if ((style & J2K_CBLK_HT) && block->coder == TILE_CODER_AS_STYLED) {
+        gj2k_status status = packet_read_ht_opening(h, block, &c, style, bits, error);
+        if (status != GJ2K_OK)
+            return status;
+        pass += remaining;
+        remaining = 0;
+    }
+    unsigned block_style = tile_codeblock_style(block, style);
     while (remaining > 0) { /* B.10.7.2: one length per codeword segment touched */
-        unsigned n = packet_piece_passes(pass, remaining, style);
+        unsigned n = packet_piece_passes(pass, remaining, block_style);
         unsigned width = block->lblock + packet_floor_log2(n);
         if (width > 32)
             return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                              "packet header: a %u-bit codeword segment length", width);
         uint32_t length = packet_bits_read_value(bits, width);
-        gj2k_status status = add_piece(h, length, n, error);
+        gj2k_status status = packet_header_add_piece(h, length, n, error);
         if (status != GJ2K_OK)
             return status;
         c.bytes += length;
@@ -309,6 +317,33 @@ static size_t pass_end(const tile_codeblock_source *s, unsigned passes)
     return passes == 0 ? 0 : s->pass_lengths[passes - 1];
 }
 
+uint64_t packet_source_bytes(const packet_piece_source *s, unsigned from, unsigned to)
+{
+    size_t start = from == 0 ? 0 : s->pass_lengths[from - 1];
+    size_t stop = to == 0 ? 0 : s->pass_lengths[to - 1];
+    return stop >= start ? stop - start : UINT64_MAX; /* UINT64_MAX: refused as a length */
+}
+
+gj2k_status packet_plan_add(packet_plan *plan, uint64_t length, unsigned passes,
+                            bool marked_cleanup, gj2k_error *error)
+{
+    if (plan->count == PACKET_MAX_NEW_PASSES || length > UINT32_MAX)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "bad code-block pass lengths");
+    unsigned needed = length == 0 ? 0 : packet_floor_log2((uint32_t)length) + 1;
+    unsigned extra = packet_floor_log2(passes);
+    if (marked_cleanup) /* a leading 0 (packet_header_ht.c) */
+        needed++;
+    if (needed > extra && needed - extra > plan->lblock)
+        plan->lblock = needed - extra;
+    if (marked_cleanup && plan->lblock < 4)
+        plan->lblock = 4;
+    if (plan->lblock + extra > 32)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "a code-block length of %u bits",
+                         plan->lblock + extra);
+    plan->pieces[plan->count++] = (tier1_segment){.length = (uint32_t)length, .num_passes = passes};
+    return GJ2K_OK;
+}
+
 static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, unsigned layer,
                                unsigned num_layers, unsigned style, packet_bit_writer *bits,
                                byte_buffer *payload, gj2k_error *error)
@@ -349,32 +384,32 @@ static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, u
         block->missing_msbs = (uint16_t)s->missing_msbs;
     }
     packet_write_pass_count(bits, n);
-    /* The smallest Lblock that holds every length (B.10.7.1). */
-    unsigned lblock = block->lblock;
-    for (unsigned pass = first, left = n; left > 0;) {
-        unsigned m = packet_piece_passes(pass, left, style);
-        size_t start = pass_end(s, pass), stop = pass_end(s, pass + m);
-        if (stop < start || stop - start > UINT32_MAX)
-            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "bad code-block pass lengths");
-        uint32_t length = (uint32_t)(stop - start);
-        unsigned needed = length == 0 ? 0 : packet_floor_log2(length) + 1;
-        unsigned extra = packet_floor_log2(m);
-        if (needed > extra && needed - extra > lblock)
-            lblock = needed - extra;
-        pass += m;
-        left -= m;
+    packet_plan plan = {.lblock = block->lblock, .coder = block->coder};
+    packet_piece_source pieces = {.pass_lengths = s->pass_lengths, .num_passes = s->num_passes,
+                                  .part1 = block->source->part1};
+    gj2k_status status = GJ2K_OK;
+    if ((style & J2K_CBLK_HT) && block->coder == TILE_CODER_AS_STYLED) {
+        status = packet_plan_ht_opening(&pieces, first, n, style, &plan, error);
+    } else {
+        unsigned block_style = tile_codeblock_style(block, style);
+        for (unsigned pass = first, left = n; left > 0 && status == GJ2K_OK;) {
+            unsigned m = packet_piece_passes(pass, left, block_style);
+            status = packet_plan_add(&plan, packet_source_bytes(&pieces, pass, pass + m), m,
+                                     false, error);
+            pass += m;
+            left -= m;
+        }
     }
-    for (unsigned i = block->lblock; i < lblock; i++)
+    if (status != GJ2K_OK)
+        return status;
+    for (unsigned i = block->lblock; i < plan.lblock; i++) /* B.10.7.1 */
         packet_bits_write(bits, 1);
     packet_bits_write(bits, 0);
-    block->lblock = (uint8_t)lblock;
-    for (unsigned pass = first, left = n; left > 0;) {
-        unsigned m = packet_piece_passes(pass, left, style);
-        packet_bits_write_value(bits, (uint32_t)(pass_end(s, pass + m) - pass_end(s, pass)),
-                                lblock + packet_floor_log2(m));
-        pass += m;
-        left -= m;
-    }
+    block->lblock = (uint8_t)plan.lblock;
+    block->coder = plan.coder;
+    for (unsigned i = 0; i < plan.count; i++)
+        packet_bits_write_value(bits, plan.pieces[i].length,
+                                plan.lblock + packet_floor_log2(plan.pieces[i].num_passes));
     byte_buffer_append(payload, s->data + pass_end(s, first), pass_end(s, target) - pass_end(s, first));
     block->num_passes = (uint16_t)target;
     return GJ2K_OK;

@@ -37,6 +37,8 @@ typedef struct packet_contribution {
     size_t first_piece, num_pieces;      /* in packet_header.pieces: one per length */
     uint64_t bytes;                      /* the sum of the pieces' lengths */
     const uint8_t *data;                 /* reader: where the bytes lie in the body */
+    unsigned placeholder_passes;         /* reader, HT: new passes before the first
+                                            cleanup pass, in no piece (T.814 Annex B) */
 } packet_contribution;
 
 typedef struct packet_header {
@@ -52,6 +54,43 @@ typedef struct packet_header {
 } packet_header;
 
 void packet_header_free(packet_header *header);
+/* Appends one length to the header's pieces (reader). */
+gj2k_status packet_header_add_piece(packet_header *header, uint32_t length, unsigned passes,
+                                    gj2k_error *error);
+
+/* The reader's T.814 Annex B rules for an HT block whose first cleanup pass
+ * has not come yet (block->coder TILE_CODER_AS_STYLED): reads the lengths
+ * of c's new passes, sets c's placeholder passes and bytes and the block's
+ * coder once known. */
+gj2k_status packet_read_ht_opening(packet_header *h, tile_codeblock *block,
+                                   packet_contribution *c, unsigned style,
+                                   packet_bit_reader *bits, gj2k_error *error);
+
+/* Writer: a block's passes as cumulative byte counts (tile_codeblock_source). */
+typedef struct packet_piece_source {
+    const size_t *pass_lengths;
+    unsigned num_passes;
+    bool part1; /* tile_codeblock_source.part1 */
+} packet_piece_source;
+/* The bytes of passes from..to-1. */
+uint64_t packet_source_bytes(const packet_piece_source *s, unsigned from, unsigned to);
+
+/* Writer: the lengths one contribution of a block sends. */
+typedef struct packet_plan {
+    tier1_segment pieces[PACKET_MAX_NEW_PASSES];
+    unsigned count;
+    unsigned lblock; /* the smallest Lblock (from the block's) that holds every length */
+    uint8_t coder;   /* the block's tile_codeblock_coder after it */
+} packet_plan;
+/* Adds a length of `passes` passes; `marked_cleanup`: an HT cleanup
+ * segment of a MIXED tile-component, sent with a leading 0 and Lblock > 3. */
+gj2k_status packet_plan_add(packet_plan *plan, uint64_t length, unsigned passes,
+                            bool marked_cleanup, gj2k_error *error);
+/* The writer's mirror of packet_read_ht_opening: plans the n passes from
+ * `first` of an HT block whose first cleanup pass is still to be sent. */
+gj2k_status packet_plan_ht_opening(const packet_piece_source *s,
+                                   unsigned first, unsigned n, unsigned style,
+                                   packet_plan *plan, gj2k_error *error);
 
 /* A cursor over bytes. */
 typedef struct packet_stream {

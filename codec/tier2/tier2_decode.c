@@ -61,8 +61,9 @@ static gj2k_status commit_packet(const packet_header *h, unsigned style, gj2k_er
 {
     for (size_t i = 0; i < h->num_complete; i++) {
         const packet_contribution *c = &h->contributions[i];
-        gj2k_status status = tile_codeblock_append(c->block, c->data, (size_t)c->bytes,
-                                                   &h->pieces[c->first_piece],
+        c->block->placeholder_passes += c->placeholder_passes; /* T.814 Annex B */
+        const tier1_segment *pieces = c->num_pieces > 0 ? &h->pieces[c->first_piece] : NULL;
+        gj2k_status status = tile_codeblock_append(c->block, c->data, (size_t)c->bytes, pieces,
                                                    (unsigned)c->num_pieces, style, error);
         if (status != GJ2K_OK)
             return status;
@@ -106,13 +107,6 @@ static gj2k_status walk_packets(tile_component *components, uint32_t num_compone
         tile_component *tc = &components[pos.component];
         tile_resolution *res = &tc->resolutions[pos.resolution];
         unsigned style = tc->coding.code_block_style;
-        if (style & J2K_CBLK_HT_MIXED) { /* T.814 Table A.4 */
-            status = gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                               "tile %u, component %u: HT and Part 1 code-blocks mixed (ITU-T "
-                               "T.814 MIXED) are not decoded by this version of gj2k",
-                               p->tile_index, pos.component);
-            break;
-        }
         gj2k_error local = {0};
         gj2k_status read = packet_read(&h, &res->precincts[pos.precinct], res->num_bands,
                                        pos.layer, style, p->use_sop, p->use_eph, headers, &body,
@@ -239,22 +233,26 @@ gj2k_status tier2_collect_blocks(const tile_component *components, uint32_t num_
                                            .subband_index = band->subband_index,
                                            .rect = cb->rect,
                                            .style = tc->coding.code_block_style};
-                        if (cb->num_segments == 0)
-                            continue;
-                        if (cb->missing_msbs > mb) {
+                        tile_codeblock_coded coded;
+                        tile_coded_status got =
+                            tile_codeblock_coded_of(cb, tc->coding.code_block_style, mb, &coded);
+                        o->style = coded.style;
+                        if (got == TILE_CODED_TOO_DEEP) {
                             if (!warned)
                                 gj2k_warn(warning, warning_user,
-                                          "component %u: a code-block has %u missing bit-planes "
-                                          "but its band only %u; its data is dropped",
-                                          c, cb->missing_msbs, mb);
+                                          "component %u: a code-block starts below the %u "
+                                          "bit-planes of its band (%u missing); its data is "
+                                          "dropped",
+                                          c, mb, cb->missing_msbs);
                             warned = true;
-                            continue;
                         }
-                        o->data = cb->data;
-                        o->size = cb->size;
-                        o->segments = cb->segments;
-                        o->num_segments = cb->num_segments;
-                        o->num_planes = mb - cb->missing_msbs;
+                        if (got != TILE_CODED_OK)
+                            continue;
+                        o->data = coded.data;
+                        o->size = coded.size;
+                        o->segments = coded.segments;
+                        o->num_segments = coded.num_segments;
+                        o->num_planes = coded.num_planes;
                     }
                 }
             }

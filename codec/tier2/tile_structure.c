@@ -1,6 +1,7 @@
 /* tile_structure.c - see tile_structure.h (T.800 B.5-B.7). */
 #include "tile_structure.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +264,8 @@ void tile_precinct_reset(tile_precinct *precinct, unsigned num_bands)
             block->lblock = 3;
             block->missing_msbs = 0;
             block->num_passes = 0;
+            block->coder = TILE_CODER_AS_STYLED;
+            block->placeholder_passes = 0;
             block->size = 0;
             block->num_segments = 0;
             block->passes_received = 0;
@@ -300,10 +303,12 @@ gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, s
     if (size > 0)
         memcpy(block->data + block->size, bytes, size);
     block->size += size;
+    style = tile_codeblock_style(block, style);
     for (unsigned i = 0; i < num_pieces; i++) {
         /* A piece continues the last segment unless that one ended (B.10.7.2). */
         bool open = block->num_segments > 0 &&
-                    !tier1_pass_ends_segment(block->passes_received - 1u, style);
+                    !tier1_pass_ends_segment(block->placeholder_passes + block->passes_received - 1u,
+                                             style);
         if (open) {
             block->segments[block->num_segments - 1].length += pieces[i].length;
             block->segments[block->num_segments - 1].num_passes += pieces[i].num_passes;
@@ -322,4 +327,46 @@ gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, s
         block->passes_received += pieces[i].num_passes;
     }
     return GJ2K_OK;
+}
+
+tile_coded_status tile_codeblock_coded_of(const tile_codeblock *block, unsigned style,
+                                          unsigned magnitude_bits, tile_codeblock_coded *out)
+{
+    *out = (tile_codeblock_coded){.style = tile_codeblock_style(block, style)};
+    if (block->num_segments == 0)
+        return TILE_CODED_NONE;
+    if (block->missing_msbs > magnitude_bits)
+        return TILE_CODED_TOO_DEEP;
+    unsigned planes = magnitude_bits - block->missing_msbs;
+    if (!(out->style & J2K_CBLK_HT)) {
+        *out = (tile_codeblock_coded){.data = block->data, .size = block->size,
+                                      .segments = block->segments,
+                                      .num_segments = block->num_segments,
+                                      .num_planes = planes, .style = out->style};
+        return TILE_CODED_OK;
+    }
+    /* T.814 Annex B: cleanup passes fall on passes 0, 3, 6... counted with
+       the placeholders; a set's SigProp and MagRef passes form one segment */
+    unsigned pass = block->placeholder_passes, found = UINT_MAX, found_pass = 0;
+    size_t offset = 0, found_offset = 0;
+    for (unsigned i = 0; i < block->num_segments; i++) {
+        if (pass % 3 == 0 && block->segments[i].length > 0) {
+            found = i;
+            found_pass = pass;
+            found_offset = offset;
+        }
+        offset += block->segments[i].length;
+        pass += block->segments[i].num_passes;
+    }
+    if (found == UINT_MAX)
+        return TILE_CODED_NONE;
+    if (found_pass / 3 >= planes)
+        return TILE_CODED_TOO_DEEP;
+    unsigned count = found + 1 < block->num_segments && block->segments[found + 1].length > 0
+                         ? 2 : 1;
+    *out = (tile_codeblock_coded){.data = block->data + found_offset,
+                                  .size = block->size - found_offset,
+                                  .segments = block->segments + found, .num_segments = count,
+                                  .num_planes = planes - found_pass / 3, .style = out->style};
+    return TILE_CODED_OK;
 }

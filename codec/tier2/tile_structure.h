@@ -56,7 +56,20 @@ typedef struct tile_codeblock_source {
      * names one (later layers must name the same), and data, pass_lengths and
      * missing_msbs go unused. */
     const tile_codeblock_choice *choices;
+    /* In an HT MIXED tile-component (T.814 Table A.4): the block is coded
+     * with Part 1's block coder, its first contribution one segment. */
+    bool part1;
 } tile_codeblock_source;
+
+/* Which block coder a code-block of an HT tile-component turned out to use
+ * (T.814 Annex B): unknown until its first cleanup pass is met, since its
+ * first passes may be placeholders; in a MIXED one, the first non-empty
+ * contribution may show it Part 1's instead. */
+typedef enum tile_codeblock_coder {
+    TILE_CODER_AS_STYLED = 0, /* as the style says; HT: no cleanup pass met yet */
+    TILE_CODER_HT,            /* HT, its first HT cleanup pass met */
+    TILE_CODER_PART1          /* Part 1 (T.800), in an HT MIXED tile-component */
+} tile_codeblock_coder;
 
 typedef struct tile_codeblock {
     dwt_rect rect; /* on the band's grid, clipped to the band and the precinct */
@@ -64,7 +77,8 @@ typedef struct tile_codeblock {
     bool included;          /* in some earlier packet */
     uint8_t lblock;         /* B.10.7.1: starts at 3 */
     uint16_t missing_msbs;  /* B.10.5: set on first inclusion */
-    uint16_t num_passes;    /* coding passes signalled so far */
+    uint16_t num_passes;    /* coding passes signalled so far, placeholders included */
+    uint8_t coder;          /* tile_codeblock_coder */
     /* Decoder output: the bytes of every accepted contribution, in layer
      * order, and the codeword segments they form (tier1_segment). */
     uint8_t *data;
@@ -72,6 +86,7 @@ typedef struct tile_codeblock {
     tier1_segment *segments;
     unsigned num_segments, segments_capacity;
     unsigned passes_received; /* the sum of segments[].num_passes */
+    unsigned placeholder_passes; /* HT: passes before the first cleanup, in no segment */
     /* Encoder input; NULL: the block is never included. */
     const tile_codeblock_source *source;
 } tile_codeblock;
@@ -159,7 +174,41 @@ static inline uint32_t tile_resolution_num_precincts(const tile_resolution *res)
     return res->precincts_wide * res->precincts_high;
 }
 
-/* Appends bytes and segments to a code-block's received data (decoder). */
+/* The code-block style a block is coded with: `style`, its tile-component's,
+ * less the HT bits for a Part 1 block of an HT MIXED one. */
+static inline unsigned tile_codeblock_style(const tile_codeblock *block, unsigned style)
+{
+    return block->coder == TILE_CODER_PART1 ? style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED)
+                                            : style;
+}
+
+/* What Tier-1 decodes of a received block: for HT, its last HT set whose
+ * cleanup segment has bytes (each set codes the block anew, T.814 7.1),
+ * with num_planes counted down past the planes of the passes before it
+ * (three a plane, placeholders included); its refinement segment when it
+ * has bytes. */
+typedef struct tile_codeblock_coded {
+    const uint8_t *data;
+    size_t size;
+    const tier1_segment *segments;
+    unsigned num_segments;
+    unsigned num_planes; /* Mb - missing MSBs - the planes skipped */
+    unsigned style;      /* tile_codeblock_style */
+} tile_codeblock_coded;
+
+typedef enum tile_coded_status {
+    TILE_CODED_NONE = 0, /* nothing to decode: zeros */
+    TILE_CODED_OK,
+    TILE_CODED_TOO_DEEP  /* more missing and skipped planes than Mb: data dropped */
+} tile_coded_status;
+
+/* The block's coded data as above, `style` its tile-component's, Mb its
+ * band's (E.1). */
+tile_coded_status tile_codeblock_coded_of(const tile_codeblock *block, unsigned style,
+                                          unsigned magnitude_bits, tile_codeblock_coded *out);
+
+/* Appends bytes and segments to a code-block's received data (decoder);
+ * `style` is the tile-component's. */
 gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, size_t size,
                                   const tier1_segment *pieces, unsigned num_pieces,
                                   unsigned style, gj2k_error *error);

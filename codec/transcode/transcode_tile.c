@@ -20,7 +20,7 @@ void transcode_tile_free(transcode_tile *tile)
 
 unsigned transcode_block_style(const transcode_tile *tile, const transcode_block *b)
 {
-    return tile->components[b->component].coding.code_block_style;
+    return tile_codeblock_style(b->block, tile->components[b->component].coding.code_block_style);
 }
 
 /* Component c's parameters and structure; refuses what the transcoder cannot carry. */
@@ -37,10 +37,6 @@ static gj2k_status prepare_component(const j2k_codestream *cs, const j2k_tile *t
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
                          "tile %u, component %u: a region of interest (RGN, shift %u) scales its "
                          "coefficients; transcoding it is not supported", t, c, p->roi_shift);
-    if (p->coding.code_block_style & J2K_CBLK_HT_MIXED) /* as tier2_decode_tile refuses it */
-        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                         "tile %u, component %u: HT and Part 1 code-blocks mixed (ITU-T T.814 "
-                         "MIXED) are not decoded by this version of gj2k", t, c);
     status = tile_component_init(&out->components[c], j2k_tile_rect(&cs->siz, t),
                                  cs->siz.components[c].dx, cs->siz.components[c].dy, &p->coding,
                                  0, error);
@@ -113,18 +109,20 @@ static gj2k_status list_blocks(transcode_tile *out, gj2k_warning_fn warning, voi
                                                .width = cb->rect.x1 - cb->rect.x0,
                                                .height = cb->rect.y1 - cb->rect.y0,
                                                .magnitude_bits = mb};
-                        if (cb->num_segments == 0 || o->width == 0 || o->height == 0)
-                            continue;
-                        if (cb->missing_msbs > mb) { /* as tier2_collect_blocks drops it */
+                        tile_coded_status got = tile_codeblock_coded_of(
+                            cb, tc->coding.code_block_style, mb, &o->coded);
+                        if (got == TILE_CODED_TOO_DEEP) { /* as tier2_collect_blocks drops it */
                             if (!warned)
                                 gj2k_warn(warning, warning_user,
-                                          "tile %u, component %u: a code-block has %u missing "
-                                          "bit-planes but its band only %u; its data is dropped",
-                                          out->index, c, cb->missing_msbs, mb);
+                                          "tile %u, component %u: a code-block starts below the "
+                                          "%u bit-planes of its band (%u missing); its data is "
+                                          "dropped",
+                                          out->index, c, mb, cb->missing_msbs);
                             warned = true;
-                            continue;
                         }
-                        o->num_planes = mb - cb->missing_msbs;
+                        if (got != TILE_CODED_OK || o->width == 0 || o->height == 0)
+                            continue;
+                        o->num_planes = o->coded.num_planes;
                     }
                 }
             }
@@ -160,11 +158,11 @@ gj2k_status transcode_tile_read(const j2k_codestream *cs, const uint8_t *codestr
     return status;
 }
 
-gj2k_status transcode_block_decode(const transcode_tile *tile, const transcode_block *b,
+gj2k_status transcode_block_decode(const transcode_block *b,
                                    tier1_workspace *workspace, const ht_lookup *lookup,
                                    transcode_coefficients *out)
 {
-    const tile_codeblock *cb = b->block;
+    const tile_codeblock_coded *cb = &b->coded;
     size_t area = (size_t)b->width * b->height;
     out->passes = 0;
     out->last_plane = 0;
@@ -174,7 +172,7 @@ gj2k_status transcode_block_decode(const transcode_tile *tile, const transcode_b
         memset(out->values, 0, area * sizeof *out->values);
         return GJ2K_OK;
     }
-    unsigned style = transcode_block_style(tile, b);
+    unsigned style = cb->style;
     tier1_decode_request request = {.data = cb->data, .size = cb->size, .segments = cb->segments,
                                     .num_segments = cb->num_segments,
                                     .num_planes = b->num_planes, .width = b->width,

@@ -28,7 +28,8 @@ typedef struct transcode_block {
     dwt_band band;
     uint32_t width, height;
     unsigned magnitude_bits; /* Mb (E.1) */
-    unsigned num_planes;     /* Mb - missing MSBs (B.10.5); 0: no data */
+    unsigned num_planes;     /* coded.num_planes; 0: no data */
+    tile_codeblock_coded coded; /* what Tier-1 decodes of it (its last HT set for HT) */
 } transcode_block;
 
 typedef struct transcode_tile {
@@ -77,12 +78,11 @@ typedef struct transcode_coefficients {
 /*
  * Tier-1 of block b, Part 1 or HT as its style says, into *out: what the
  * decoder recovers, damaged data decoded as far as it goes (out->damaged).
- * GJ2K_ERROR_UNSUPPORTED for what the decoder does not decode (HT
- * placeholder passes or several HT sets, more than 31 bit-planes);
+ * GJ2K_ERROR_UNSUPPORTED for what the decoder does not decode (more than
+ * 31 bit-planes);
  * `workspace` for Part 1 blocks, `lookup` for HT ones.
  */
-gj2k_status transcode_block_decode(const transcode_tile *tile, const transcode_block *b,
-                                   tier1_workspace *workspace, const ht_lookup *lookup,
-                                   transcode_coefficients *out);
+gj2k_status transcode_block_decode(const transcode_block *b, tier1_workspace *workspace,
+                                   const ht_lookup *lookup, transcode_coefficients *out);
 
 #endif

@@ -53,7 +53,7 @@ static gj2k_status recode_block(void *context, size_t index, unsigned worker)
     const transcode_block *b = &w->tile->blocks[index];
     transcode_coefficients *decoded = run->decoded[worker];
     transcode_recoder *r = &run->recoders[worker];
-    gj2k_status status = transcode_block_decode(w->tile, b, r->workspace, &run->lookup, decoded);
+    gj2k_status status = transcode_block_decode(b, r->workspace, &run->lookup, decoded);
     unsigned style = transcode_output_style(transcode_block_style(w->tile, b), run->to_ht);
     if (status == GJ2K_OK)
         status = transcode_block_recode(b, decoded, run->to_ht, style, r, &w->recoded[index]);
@@ -72,12 +72,6 @@ static gj2k_status block_failure(const transcode_tile *tile, size_t index, gj2k_
         return gj2k_fail(error, status, "tile %u: code-block transcoding failed (%s)",
                          tile->index, gj2k_status_name(status));
     const transcode_block *b = &tile->blocks[index];
-    bool ht = (transcode_block_style(tile, b) & TIER1_STYLE_HT) != 0;
-    if (status == GJ2K_ERROR_UNSUPPORTED && ht)
-        return gj2k_fail(error, status,
-                         "tile %u, component %u: an HT code-block with placeholder passes or "
-                         "more than one HT set (ITU-T T.814) is not decoded by this version of "
-                         "gj2k", tile->index, b->component);
     if (status == GJ2K_ERROR_UNSUPPORTED)
         return gj2k_fail(error, status,
                          "tile %u, component %u: a code-block of %u bit-planes (at most %d are "

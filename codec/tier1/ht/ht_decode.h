@@ -42,7 +42,8 @@ void ht_lookup_build(ht_lookup *lookup);
  * are more passes, the HT refinement segment (SigProp, then MagRef); its
  * num_planes is Mb minus the missing MSBs of the packet header, so that
  * the cleanup pass decodes plane num_planes - 1 (T.814 7.1; placeholder
- * passes are not supported: at most 3 passes). `coefficients` receive
+ * passes and earlier HT sets are left out by Tier-2,
+ * tile_codeblock_coded_of: at most 3 passes). `coefficients` receive
  * sign * magnitude with each known bit at its plane, `lowest_known_plane`
  * (may be NULL) the lowest plane known of each. Damaged data gives
  * GJ2K_ERROR_MALFORMED with the block as far as it was decoded (the rest

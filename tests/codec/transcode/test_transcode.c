@@ -267,15 +267,6 @@ static size_t main_header_end(const coded_file *f)
 }
 
 /* The offset of the main header's segment with that marker, or 0. */
-static size_t find_segment(const coded_file *f, uint8_t marker)
-{
-    for (size_t at = 2; at + 4 <= f->size && !(f->data[at] == 0xFF && f->data[at + 1] == 0x90);
-         at += 2 + ((size_t)f->data[at + 2] << 8 | f->data[at + 3]))
-        if (f->data[at] == 0xFF && f->data[at + 1] == marker)
-            return at;
-    return 0;
-}
-
 static gj2k_status try_transcode(const uint8_t *data, size_t size, gj2k_transcode_options *o,
                                  gj2k_error *error)
 {
@@ -307,15 +298,6 @@ static void refusals(void)
     CHECK_EQ(try_transcode(rgn, f.size + 7, &o, &error), GJ2K_ERROR_UNSUPPORTED);
     CHECK(strstr(error.message, "region of interest") != NULL);
     free(rgn);
-    /* HT mixed with Part 1 blocks (T.814 MIXED: style bits 6 and 7) */
-    size_t cod = find_segment(&f, 0x52);
-    REQUIRE(cod != 0);
-    uint8_t *mixed = xmalloc(f.size);
-    memcpy(mixed, f.data, f.size);
-    mixed[cod + 12] = 0xC0; /* marker, Lcod, Scod, SGcod (4), NL, xcb, ycb, then the style */
-    CHECK_EQ(try_transcode(mixed, f.size, &o, &error), GJ2K_ERROR_UNSUPPORTED);
-    CHECK(strstr(error.message, "MIXED") != NULL);
-    free(mixed);
     /* an incomplete codestream, as the decoder refuses it */
     CHECK_EQ(try_transcode(f.data, f.size * 2 / 3, &o, &error), GJ2K_ERROR_TRUNCATED);
     /* not JPEG 2000 at all */

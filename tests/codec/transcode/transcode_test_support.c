@@ -203,8 +203,8 @@ bool compare_blocks(const coded_file *before, const coded_file *after, block_rel
         }
         ok = ta.num_blocks == tb.num_blocks;
         for (size_t i = 0; ok && i < ta.num_blocks; i++) {
-            ok = transcode_block_decode(&ta, &ta.blocks[i], workspace, lookup, a) == GJ2K_OK &&
-                 transcode_block_decode(&tb, &tb.blocks[i], workspace, lookup, b) == GJ2K_OK &&
+            ok = transcode_block_decode(&ta.blocks[i], workspace, lookup, a) == GJ2K_OK &&
+                 transcode_block_decode(&tb.blocks[i], workspace, lookup, b) == GJ2K_OK &&
                  !a->damaged && !b->damaged;
             if (!ok)
                 fprintf(stderr, "tile %u block %zu: does not decode cleanly\n", t, i);
