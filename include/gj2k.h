@@ -541,9 +541,10 @@ typedef struct gj2k_transcode_options {
  * tile; packed packet headers (PPM, PPT) are written in the packets.
  * Lossless files come out exact (the same decoded coefficients, so the
  * same image); for lossy ones see gj2k_transcode_report.partial_plane_blocks.
- * Refused: an incomplete codestream (GJ2K_ERROR_TRUNCATED), a region of
- * interest with a shift and what the decoder does not decode (HT mixed
- * with Part 1 blocks, HT placeholder passes: GJ2K_ERROR_UNSUPPORTED).
+ * An HT block sent in more than one HT set is re-coded from its last one
+ * (as it decodes). Refused: an incomplete codestream
+ * (GJ2K_ERROR_TRUNCATED), a region of interest with a shift and what the
+ * decoder does not decode (GJ2K_ERROR_UNSUPPORTED).
  * The output is a new malloc'ed buffer (*data, *size).
  */
 GJ2K_API gj2k_status gj2k_transcode_memory(const uint8_t *input, size_t input_size,

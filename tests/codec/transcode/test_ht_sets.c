@@ -225,15 +225,23 @@ static void check_facts(const coded_file *f)
     CHECK_EQ(layers, 2u);
 }
 
-static gj2k_image *decode_layers(const coded_file *f, unsigned layers)
+static gj2k_image *decode_on(const coded_file *f, unsigned layers, gj2k_device device,
+                             gj2k_status *status)
 {
-    gj2k_decode_options options = {.raw_components = true, .device = GJ2K_DEVICE_CPU,
+    gj2k_decode_options options = {.raw_components = true, .device = device,
                                    .max_layers = layers};
     gj2k_image *image = NULL;
     gj2k_error error = {0};
-    if (gj2k_decode_memory(f->data, f->size, &options, &image, &error) != GJ2K_OK)
+    *status = gj2k_decode_memory(f->data, f->size, &options, &image, &error);
+    if (*status != GJ2K_OK)
         fprintf(stderr, "decode: %s\n", error.message);
     return image;
+}
+
+static gj2k_image *decode_layers(const coded_file *f, unsigned layers)
+{
+    gj2k_status status;
+    return decode_on(f, layers, GJ2K_DEVICE_CPU, &status);
 }
 
 /* Lossless: Part 1 and HT blocks of one image, placeholders and two HT
@@ -330,10 +338,44 @@ static void part1_blocks_in_a_mixed_style(void)
     gj2k_image_destroy(image);
 }
 
+/* The GPU's block decoders take the same blocks (Tier-2 is the host's):
+ * the spliced files decode alike there. Skipped without a usable GPU. */
+static void gpu_decodes_alike(void)
+{
+    gj2k_image *image = make_image(0, 0, 211, 97, 3, 10, 6, 5);
+    REQUIRE(image != NULL);
+    gj2k_encode_options options = {.threads = 1, .code_block_width = 16,
+                                   .code_block_height = 16};
+    coded_file part1 = {0}, ht = {0}, mixed = {0};
+    REQUIRE(encode_image(image, &options, &part1));
+    options.high_throughput = true;
+    REQUIRE(encode_image(image, &options, &ht));
+    REQUIRE(splice(&ht, &part1, &mixed));
+    gj2k_status status;
+    gj2k_image *gpu = decode_on(&mixed, 0, GJ2K_DEVICE_GPU, &status);
+    if (status == GJ2K_ERROR_DEVICE) {
+        coded_file_free(&mixed), coded_file_free(&ht), coded_file_free(&part1);
+        gj2k_image_destroy(image);
+        test_skip("no usable GPU");
+    }
+    CHECK(images_equal(gpu, image));
+    for (unsigned layers = 1; layers <= 2; layers++) {
+        gj2k_image *a = decode_on(&mixed, layers, GJ2K_DEVICE_CPU, &status);
+        gj2k_image *b = decode_on(&mixed, layers, GJ2K_DEVICE_GPU, &status);
+        CHECK(a != NULL && images_equal(a, b));
+        gj2k_image_destroy(a);
+        gj2k_image_destroy(b);
+    }
+    gj2k_image_destroy(gpu);
+    coded_file_free(&mixed), coded_file_free(&ht), coded_file_free(&part1);
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"mixed_lossless_decodes_alike", mixed_lossless_decodes_alike},
     {"sets_with_refinement_decode_alike", sets_with_refinement_decode_alike},
     {"part1_blocks_in_a_mixed_style", part1_blocks_in_a_mixed_style},
+    {"gpu_decodes_alike", gpu_decodes_alike},
 };
 
 TEST_MAIN(cases)
