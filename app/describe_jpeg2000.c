@@ -7,6 +7,7 @@
 
 #include "codestream.h"
 #include "commands.h"
+#include "describe_codeblocks.h"
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "options.h"
@@ -223,6 +224,28 @@ static void print_json_codestream(const j2k_codestream *cs)
     printf("]}");
 }
 
+/* HT codestreams (a CAP with Ccap15): the census of their code-blocks. */
+static bool census_wanted(const j2k_codestream *cs)
+{
+    return cs->capabilities.present && cs->capabilities.has_ccap15;
+}
+
+static void print_census(const codeblock_census *c, bool json)
+{
+    if (json)
+        printf(", \"codeblocks\": {\"ht\": %llu, \"part1\": %llu, \"ht_with_placeholders\": %llu, "
+               "\"ht_multiple_sets\": %llu, \"damaged_tiles\": %llu}",
+               (unsigned long long)c->ht, (unsigned long long)c->part1,
+               (unsigned long long)c->with_placeholders, (unsigned long long)c->multiple_sets,
+               (unsigned long long)c->damaged_tiles);
+    else
+        printf("code-blocks with data: %llu HT (%llu with placeholder passes, %llu in more than "
+               "one HT set), %llu Part 1%s\n",
+               (unsigned long long)c->ht, (unsigned long long)c->with_placeholders,
+               (unsigned long long)c->multiple_sets, (unsigned long long)c->part1,
+               c->damaged_tiles ? "; some tiles' packets stop early" : "");
+}
+
 int describe_jpeg2000(const char *path, bool json)
 {
     uint8_t *data;
@@ -247,6 +270,12 @@ int describe_jpeg2000(const char *path, bool json)
     if (status == GJ2K_OK)
         status = j2k_codestream_parse(codestream, codestream_size, report_warning, (void *)path,
                                       &cs, &error);
+    codeblock_census census = {0};
+    bool counted = false;
+    if (status == GJ2K_OK && census_wanted(cs)) {
+        status = codeblock_census_of(cs, codestream, &census, &error);
+        counted = status == GJ2K_OK;
+    }
     if (status == GJ2K_OK && json) {
         printf("{\"file\": ");
         print_json_string(path, strlen(path), false);
@@ -254,6 +283,8 @@ int describe_jpeg2000(const char *path, bool json)
         if (is_jp2)
             print_json_jp2(&jp2);
         print_json_codestream(cs);
+        if (counted)
+            print_census(&census, true);
         printf("}\n");
     } else if (status == GJ2K_OK) {
         printf("%s: %s, %zu bytes\n", path, is_jp2 ? "JP2 file" : "JPEG 2000 codestream", size);
@@ -264,6 +295,8 @@ int describe_jpeg2000(const char *path, bool json)
         if (status == GJ2K_OK && !text.failed)
             fwrite(text.data, 1, text.size, stdout);
         byte_buffer_free(&text);
+        if (counted)
+            print_census(&census, false);
     }
     if (status != GJ2K_OK)
         report_error("%s: %s", path, error.message);

@@ -643,6 +643,26 @@ static void info_shows_htj2k_capabilities(void)
     CHECK(strstr(r.out, "\"cap\": {\"pcap\": 131072, \"ccap15\": 40, \"ht_set\": \"HTONLY\", "
                         "\"multiple_ht_sets\": false, \"rgn\": false, \"heterogeneous\": false, "
                         "\"irreversible\": true, \"magb\": 8}") != NULL);
+    CHECK(strstr(r.out, "\"codeblocks\": {\"ht\": 0, \"part1\": 0,") != NULL); /* no data */
+    /* a real HT file: every block with data HT, counted from its packets */
+    char src[512], jph[512];
+    snprintf(src, sizeof src, "%s/ht.ppm", test_temp_dir());
+    snprintf(jph, sizeof jph, "%s/ht.jph", test_temp_dir());
+    gj2k_image *picture = write_test_image(src, 100, 70, 3, 8);
+    REQUIRE(picture != NULL);
+    gj2k_image_destroy(picture);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -b 16,16", src, jph);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    snprintf(args, sizeof args, "info '%s'", jph);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    unsigned long long ht = 0, part1 = 1;
+    const char *line = strstr(r.out, "code-blocks with data: ");
+    CHECK(line != NULL && sscanf(line, "code-blocks with data: %llu HT (0 with placeholder "
+                                       "passes, 0 in more than one HT set), %llu Part 1",
+                                 &ht, &part1) == 2);
+    CHECK(ht > 40 && part1 == 0);
 }
 
 static const test_case cases[] = {
