@@ -19,6 +19,7 @@
  * extending before every step equals extending the input once (F.3.7).
  */
 #include "dwt.h"
+#include "vector_clones.h"
 #include "dwt_lifting_53.h"
 
 #include <string.h>
@@ -30,6 +31,7 @@ static inline int32_t to_int32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)
 /* Y(2n+1) op= floor((X(2n) + X(2n+2)) / 2) over the odd samples, sign = +1
  * for the inverse, -1 for the forward (F.3.8.1, F.4.8.1), by the exact
  * 32-bit steps of dwt_lifting_53.h (vectorisable). `lo` has pads. */
+GJ2K_VECTOR_CLONES
 static void predict(int32_t *restrict hi, size_t nh, int32_t *restrict lo, size_t nl, size_t s,
                     int sign)
 {
@@ -46,6 +48,7 @@ static void predict(int32_t *restrict hi, size_t nh, int32_t *restrict lo, size_
 
 /* Y(2n) op= floor((Y(2n-1) + Y(2n+1) + 2) / 4) over the even samples,
  * sign = +1 for the forward, -1 for the inverse (F.4.8.1, F.3.8.1). */
+GJ2K_VECTOR_CLONES
 static void update(int32_t *restrict lo, size_t nl, int32_t *restrict hi, size_t nh, size_t s,
                    int sign)
 {
@@ -60,6 +63,7 @@ static void update(int32_t *restrict lo, size_t nl, int32_t *restrict hi, size_t
             lo[l] = dwt53_sub(lo[l], dwt53_quarter(left[l], left[l + 1]));
 }
 
+GJ2K_VECTOR_CLONES
 void dwt_forward_53_line(int32_t *line, uint32_t i0, uint32_t i1, int32_t *scratch)
 {
     if (i1 <= i0)
@@ -83,6 +87,7 @@ void dwt_forward_53_line(int32_t *line, uint32_t i0, uint32_t i1, int32_t *scrat
     memcpy(line + nl, hi, nh * sizeof *line);
 }
 
+GJ2K_VECTOR_CLONES
 void dwt_inverse_53_line(int32_t *line, uint32_t i0, uint32_t i1, int32_t *scratch)
 {
     if (i1 <= i0)

@@ -11,6 +11,7 @@
  * symmetric extension, F.3.7 and F.4.7); pads are refreshed before each step.
  */
 #include "dwt.h"
+#include "vector_clones.h"
 
 #include <float.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #endif
 
 /* hi[h] = hi[h] + c * (lo[h - s] + lo[h - s + 1]): the odd-sample steps. */
+GJ2K_VECTOR_CLONES
 static void lift_odd(float *hi, size_t nh, float *lo, size_t nl, size_t s, float c)
 {
     lo[-1] = lo[0];
@@ -30,6 +32,7 @@ static void lift_odd(float *hi, size_t nh, float *lo, size_t nl, size_t s, float
 }
 
 /* lo[l] = lo[l] + c * (hi[l + s - 1] + hi[l + s]): the even-sample steps. */
+GJ2K_VECTOR_CLONES
 static void lift_even(float *lo, size_t nl, float *hi, size_t nh, size_t s, float c)
 {
     hi[-1] = hi[0];
@@ -39,12 +42,14 @@ static void lift_even(float *lo, size_t nl, float *hi, size_t nh, size_t s, floa
         lo[l] = lo[l] + c * (left[l] + left[l + 1]);
 }
 
+GJ2K_VECTOR_CLONES
 static void scale(float *v, size_t n, float k)
 {
     for (size_t i = 0; i < n; i++)
         v[i] = v[i] * k;
 }
 
+GJ2K_VECTOR_CLONES
 void dwt_forward_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
 {
     if (i1 <= i0)
@@ -75,6 +80,7 @@ void dwt_forward_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch)
 
 /* The inverse, the high-pass band scaled by `inverse_k` (1/K, or the
  * decoders' value of it: DWT97_INV_K_INTEROP). */
+GJ2K_VECTOR_CLONES
 static void inverse_97_line(float *line, uint32_t i0, uint32_t i1, float *scratch,
                             float inverse_k)
 {

@@ -4,6 +4,7 @@
  * from its neighbour before each step is whole-sample symmetric extension
  * (F.3.7, F.4.7). */
 #include "dwt_columns.h"
+#include "vector_clones.h"
 
 #include <string.h>
 
@@ -30,6 +31,7 @@ static strip strip_of(void *scratch, size_t element, uint32_t y0, uint32_t y1, s
 }
 
 /* Rows in and out: interleaved (the level's rows in order) or split (lows first). */
+GJ2K_VECTOR_CLONES
 static void strip_load(const strip *t, const char *data, size_t row_bytes, size_t element, bool split)
 {
     size_t bytes = t->width * element;
@@ -40,6 +42,7 @@ static void strip_load(const strip *t, const char *data, size_t row_bytes, size_
                data + (split ? t->nl + h : 2 * h + 1 - t->s) * row_bytes, bytes);
 }
 
+GJ2K_VECTOR_CLONES
 static void strip_store(const strip *t, char *data, size_t row_bytes, size_t element, bool split)
 {
     size_t bytes = t->width * element;
@@ -62,6 +65,7 @@ static void pad(void *rows, size_t n, size_t width, size_t element)
 /* --------------------------------------------------------------- 5/3 */
 
 /* The odd rows' step: hi[h] op= floor((lo[h - s] + lo[h - s + 1]) / 2). */
+GJ2K_VECTOR_CLONES
 static void predict_rows(const strip *t, int sign)
 {
     int32_t *lo = t->lo, *hi = t->hi;
@@ -79,6 +83,7 @@ static void predict_rows(const strip *t, int sign)
 }
 
 /* The even rows' step: lo[l] op= floor((hi[l + s - 1] + hi[l + s] + 2) / 4). */
+GJ2K_VECTOR_CLONES
 static void update_rows(const strip *t, int sign)
 {
     int32_t *lo = t->lo, *hi = t->hi;
@@ -134,6 +139,7 @@ void dwt_columns_inverse_53(int32_t *data, size_t stride, uint32_t y0, uint32_t 
 /* --------------------------------------------------------------- 9/7 */
 
 /* hi[h] = hi[h] + c * (lo[h - s] + lo[h - s + 1]), as dwt_97.c's lift_odd. */
+GJ2K_VECTOR_CLONES
 static void lift_odd_rows(const strip *t, float k)
 {
     float *lo = t->lo, *hi = t->hi;
@@ -147,6 +153,7 @@ static void lift_odd_rows(const strip *t, float k)
 }
 
 /* lo[l] = lo[l] + c * (hi[l + s - 1] + hi[l + s]), as lift_even. */
+GJ2K_VECTOR_CLONES
 static void lift_even_rows(const strip *t, float k)
 {
     float *lo = t->lo, *hi = t->hi;
@@ -159,6 +166,7 @@ static void lift_even_rows(const strip *t, float k)
     }
 }
 
+GJ2K_VECTOR_CLONES
 static void scale_rows(float *rows, size_t n, size_t width, float k)
 {
     for (size_t r = 0; r < n; r++) {

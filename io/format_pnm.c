@@ -3,11 +3,13 @@
  * bits that holds maxval (maxval 1000 -> 10 bits). */
 #include "error.h"
 #include "image_formats.h"
+#include "vector_clones.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define PNM_MAX_CHANNELS 4
+#define PNM_CHUNK 1024 /* pixels a writing step: the planes on the stack */
 
 typedef struct pnm_header {
     int kind;                 /* the digit after 'P': 1..7 */
@@ -270,6 +272,46 @@ static gj2k_status read_ascii_sample(byte_reader *r, const pnm_header *h, uint32
     return GJ2K_OK;
 }
 
+/* The binary raster's samples into the components' planes (one or two
+ * bytes each, most significant first); returns the largest. Vectorised. */
+GJ2K_VECTOR_CLONES
+static uint32_t split_samples(const uint8_t *p, size_t pixels, uint32_t channels, bool wide,
+                              gj2k_image *image)
+{
+    uint32_t largest = 0;
+    if (!wide && channels == 3) {
+        int32_t *r = image->components[0].samples, *g = image->components[1].samples,
+                *b = image->components[2].samples;
+        for (size_t i = 0; i < pixels; i++) {
+            uint32_t u = p[3 * i], v = p[3 * i + 1], w = p[3 * i + 2];
+            r[i] = (int32_t)u;
+            g[i] = (int32_t)v;
+            b[i] = (int32_t)w;
+            uint32_t m = u > v ? u : v;
+            m = m > w ? m : w;
+            largest = m > largest ? m : largest;
+        }
+        return largest;
+    }
+    for (uint32_t c = 0; c < channels; c++) {
+        int32_t *out = image->components[c].samples;
+        if (wide)
+            for (size_t i = 0; i < pixels; i++) {
+                size_t at = 2 * ((size_t)channels * i + c);
+                uint32_t v = (uint32_t)p[at] << 8 | p[at + 1];
+                out[i] = (int32_t)v;
+                largest = v > largest ? v : largest;
+            }
+        else
+            for (size_t i = 0; i < pixels; i++) {
+                uint32_t v = p[(size_t)channels * i + c];
+                out[i] = (int32_t)v;
+                largest = v > largest ? v : largest;
+            }
+    }
+    return largest;
+}
+
 static gj2k_status read_samples(byte_reader *r, const pnm_header *h, gj2k_image *image,
                                 gj2k_error *error)
 {
@@ -295,16 +337,10 @@ static gj2k_status read_samples(byte_reader *r, const pnm_header *h, gj2k_image 
                 *out++ = ((p[x >> 3] >> (7 - (x & 7))) & 1) ? 0 : 1;
         return GJ2K_OK;
     }
-    bool wide = h->maxval > 255;
-    for (size_t i = 0; i < pixels; i++)
-        for (uint32_t c = 0; c < channels; c++) {
-            uint32_t v = wide ? ((uint32_t)p[0] << 8 | p[1]) : p[0];
-            p += wide ? 2 : 1;
-            if (v > h->maxval)
-                return gj2k_fail(error, GJ2K_ERROR_MALFORMED, "PNM: sample %u above maxval %u",
-                                 v, h->maxval);
-            image->components[c].samples[i] = (int32_t)v;
-        }
+    uint32_t largest = split_samples(p, pixels, channels, h->maxval > 255, image);
+    if (largest > h->maxval)
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED, "PNM: sample %u above maxval %u", largest,
+                         h->maxval);
     return GJ2K_OK;
 }
 
@@ -444,6 +480,46 @@ gj2k_status pnm_write_header(const gj2k_image *image, uint32_t height,
     return GJ2K_OK;
 }
 
+/* Samples clamped to [low, high] less low (a span of at most 16 bits);
+ * true when one was outside. Vectorised (vector_clones.h). */
+GJ2K_VECTOR_CLONES
+static bool clamp_to_u16(const int32_t *samples, size_t count, int32_t low, int32_t high,
+                         uint16_t *out)
+{
+    int32_t outside = 0;
+    for (size_t i = 0; i < count; i++) {
+        int32_t v = samples[i], c = v < low ? low : v > high ? high : v;
+        outside |= c ^ v;
+        out[i] = (uint16_t)(c - low);
+    }
+    return outside != 0;
+}
+
+/* Pixel-interleaved rows from the clamped planes: one byte a sample, or
+ * two, most significant first (Netpbm). */
+GJ2K_VECTOR_CLONES
+static void interleave(const uint16_t (*planes)[PNM_CHUNK], size_t count, uint32_t n,
+                       size_t bytes_per_sample, uint8_t *p)
+{
+    if (bytes_per_sample == 1 && n == 3) {
+        for (size_t i = 0; i < count; i++) {
+            p[3 * i] = (uint8_t)planes[0][i];
+            p[3 * i + 1] = (uint8_t)planes[1][i];
+            p[3 * i + 2] = (uint8_t)planes[2][i];
+        }
+    } else if (bytes_per_sample == 1) {
+        for (uint32_t c = 0; c < n; c++)
+            for (size_t i = 0; i < count; i++)
+                p[n * i + c] = (uint8_t)planes[c][i];
+    } else {
+        for (uint32_t c = 0; c < n; c++)
+            for (size_t i = 0; i < count; i++) {
+                p[2 * (n * i + c)] = (uint8_t)(planes[c][i] >> 8);
+                p[2 * (n * i + c) + 1] = (uint8_t)planes[c][i];
+            }
+    }
+}
+
 gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clamped,
                            gj2k_error *error)
 {
@@ -462,44 +538,24 @@ gj2k_status pnm_write_rows(const gj2k_image *image, byte_buffer *out, bool *clam
     if (pixels > SIZE_MAX / (n * bytes_per_sample) ||
         !byte_buffer_reserve(out, pixels * n * bytes_per_sample))
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNM: out of memory for the pixels");
-    /* each component's range: its samples less its least (precision <= 16
-     * here, so every value fits 32 bits); out of range, clamped */
-    int32_t lows[PNM_MAX_CHANNELS];
-    uint32_t spans[PNM_MAX_CHANNELS];
-    const int32_t *samples[PNM_MAX_CHANNELS];
+    /* each component's range (precision <= 16 here: it fits 32 bits, its
+       span 16); out of range, clamped */
+    int32_t lows[PNM_MAX_CHANNELS], highs[PNM_MAX_CHANNELS];
     for (uint32_t c = 0; c < n; c++) {
         lows[c] = (int32_t)image_sample_min(&image->components[c]);
-        spans[c] = (uint32_t)(image_sample_max(&image->components[c]) - lows[c]);
-        samples[c] = image->components[c].samples;
+        highs[c] = (int32_t)image_sample_max(&image->components[c]);
     }
+    uint16_t planes[PNM_MAX_CHANNELS][PNM_CHUNK];
     uint8_t *p = out->data + out->size;
     bool outside = false;
-    if (bytes_per_sample == 1 && n == 3) { /* 8-bit RGB, the common case, unrolled */
-        for (size_t i = 0; i < pixels; i++)
-            for (uint32_t c = 0; c < 3; c++) {
-                uint32_t u = (uint32_t)samples[c][i] - (uint32_t)lows[c];
-                if (u > spans[c]) {
-                    u = samples[c][i] < lows[c] ? 0 : spans[c];
-                    outside = true;
-                }
-                *p++ = (uint8_t)u;
-            }
-        *clamped = *clamped || outside;
-        out->size += pixels * 3;
-        return GJ2K_OK;
+    for (size_t at = 0; at < pixels; at += PNM_CHUNK) {
+        size_t count = pixels - at < PNM_CHUNK ? pixels - at : PNM_CHUNK;
+        for (uint32_t c = 0; c < n; c++)
+            outside |= clamp_to_u16(image->components[c].samples + at, count, lows[c], highs[c],
+                                    planes[c]);
+        interleave((const uint16_t(*)[PNM_CHUNK])planes, count, n, bytes_per_sample, p);
+        p += count * n * bytes_per_sample;
     }
-    for (size_t i = 0; i < pixels; i++)
-        for (uint32_t c = 0; c < n; c++) {
-            int32_t v = samples[c][i];
-            uint32_t u = (uint32_t)v - (uint32_t)lows[c];
-            if (u > spans[c]) { /* below the least wraps above the span */
-                u = v < lows[c] ? 0 : spans[c];
-                outside = true;
-            }
-            if (bytes_per_sample == 2)
-                *p++ = (uint8_t)(u >> 8);
-            *p++ = (uint8_t)u;
-        }
     *clamped = *clamped || outside;
     out->size += pixels * n * bytes_per_sample;
     return GJ2K_OK;

@@ -8,8 +8,10 @@
  * (docs/numerics.md).
  */
 #include "component_transform.h"
+#include "vector_clones.h"
 
 #include <float.h>
+#include <stdbool.h>
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "gj2k needs float expressions evaluated in binary32 (FLT_EVAL_METHOD 0)"
@@ -19,27 +21,70 @@ _Static_assert(((int64_t)-5 >> 2) == -2, "gj2k needs >> to be an arithmetic shif
 
 static inline int32_t to_int32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 
+/* Whether every sample of the three is within +-2^29, where the RCT's
+ * 32-bit steps give the 64-bit results (no sum passes 2^31). */
+static inline bool rct_fits_32(const int32_t *c0, const int32_t *c1, const int32_t *c2, size_t n)
+{
+    uint32_t outside = 0;
+    for (size_t i = 0; i < n; i++)
+        outside |= ((uint32_t)c0[i] + (1u << 29)) | ((uint32_t)c1[i] + (1u << 29)) |
+                   ((uint32_t)c2[i] + (1u << 29));
+    return outside < (1u << 30);
+}
+
+enum { RCT_CHUNK = 512 };
+
+GJ2K_VECTOR_CLONES
 void rct_forward(int32_t *c0, int32_t *c1, int32_t *c2, size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        int64_t r = c0[i], g = c1[i], b = c2[i];
-        c0[i] = to_int32((r + 2 * g + b) >> 2); /* eq. G-5 */
-        c1[i] = to_int32(b - g);
-        c2[i] = to_int32(r - g);
+    for (size_t at = 0; at < count; at += RCT_CHUNK) {
+        size_t n = count - at < RCT_CHUNK ? count - at : RCT_CHUNK;
+        int32_t *a = c0 + at, *b = c1 + at, *c = c2 + at;
+        if (rct_fits_32(a, b, c, n)) { /* the common case, vectorised */
+            for (size_t i = 0; i < n; i++) {
+                int32_t r = a[i], g = b[i], bl = c[i];
+                a[i] = (r + 2 * g + bl) >> 2; /* eq. G-5 */
+                b[i] = bl - g;
+                c[i] = r - g;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            int64_t r = a[i], g = b[i], bl = c[i];
+            a[i] = to_int32((r + 2 * g + bl) >> 2);
+            b[i] = to_int32(bl - g);
+            c[i] = to_int32(r - g);
+        }
     }
 }
 
+GJ2K_VECTOR_CLONES
 void rct_inverse(int32_t *c0, int32_t *c1, int32_t *c2, size_t count)
 {
-    for (size_t i = 0; i < count; i++) {
-        int64_t y0 = c0[i], y1 = c1[i], y2 = c2[i];
-        int64_t g = y0 - ((y2 + y1) >> 2); /* eq. G-6 */
-        c0[i] = to_int32(y2 + g);
-        c1[i] = to_int32(g);
-        c2[i] = to_int32(y1 + g);
+    for (size_t at = 0; at < count; at += RCT_CHUNK) {
+        size_t n = count - at < RCT_CHUNK ? count - at : RCT_CHUNK;
+        int32_t *a = c0 + at, *b = c1 + at, *c = c2 + at;
+        if (rct_fits_32(a, b, c, n)) {
+            for (size_t i = 0; i < n; i++) {
+                int32_t y0 = a[i], y1 = b[i], y2 = c[i];
+                int32_t g = y0 - ((y2 + y1) >> 2); /* eq. G-6 */
+                a[i] = y2 + g;
+                b[i] = g;
+                c[i] = y1 + g;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            int64_t y0 = a[i], y1 = b[i], y2 = c[i];
+            int64_t g = y0 - ((y2 + y1) >> 2);
+            a[i] = to_int32(y2 + g);
+            b[i] = to_int32(g);
+            c[i] = to_int32(y1 + g);
+        }
     }
 }
 
+GJ2K_VECTOR_CLONES
 void ict_forward(float *c0, float *c1, float *c2, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
@@ -51,6 +96,7 @@ void ict_forward(float *c0, float *c1, float *c2, size_t count)
     }
 }
 
+GJ2K_VECTOR_CLONES
 void ict_inverse(float *c0, float *c1, float *c2, size_t count)
 {
     for (size_t i = 0; i < count; i++) {

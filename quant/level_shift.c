@@ -5,6 +5,7 @@
  * overflows; the inverse clamps to the precision's range and to int32.
  */
 #include "level_shift.h"
+#include "vector_clones.h"
 
 #include <math.h>
 
@@ -33,6 +34,7 @@ static int64_t offset_of(unsigned precision, bool is_signed)
     return is_signed ? 0 : (int64_t)1 << (usable_precision(precision) - 1);
 }
 
+GJ2K_VECTOR_CLONES
 void level_shift_forward(int32_t *samples, size_t count, unsigned precision, bool is_signed)
 {
     /* Eq. G-1: I' = I - 2^(Ssiz - 1) for unsigned components. */
@@ -49,6 +51,7 @@ static int32_t shift_back(int64_t v, int64_t offset, int64_t lo, int64_t hi)
     return (int32_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
+GJ2K_VECTOR_CLONES
 void level_shift_inverse(int32_t *samples, size_t count, unsigned precision, bool is_signed)
 {
     int64_t lo, hi, offset = offset_of(precision, is_signed);
@@ -69,6 +72,7 @@ void level_shift_inverse(int32_t *samples, size_t count, unsigned precision, boo
         samples[i] = shift_back(samples[i], offset, lo, hi);
 }
 
+GJ2K_VECTOR_CLONES
 void level_shift_inverse_float(const float *values, int32_t *samples, size_t count,
                                unsigned precision, bool is_signed)
 {

@@ -2,9 +2,11 @@
  * Annex E) and the step size fields of QCD/QCC (Annex A.6.4).
  */
 #include "quantization.h"
+#include "vector_clones.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "gj2k needs float expressions evaluated in binary32 (FLT_EVAL_METHOD 0)"
@@ -97,14 +99,15 @@ quant_step quant_step_unpack(uint16_t field, bool reversible)
  * of 2^31 or more saturates; NaN gives 0. */
 static inline int32_t deadzone_index(float a, float m)
 {
-    int32_t q;
-    if (m < 2147483648.0f)
-        q = (int32_t)m;
-    else
-        q = m != m ? 0 : INT32_MAX;
+    /* written without branches (and no conversion out of range) so that
+       the loops below vectorise */
+    bool small = m < 2147483648.0f; /* false for NaN too */
+    int32_t q = (int32_t)(small ? m : 0.0f);
+    q = small ? q : (m != m ? 0 : INT32_MAX);
     return a < 0.0f ? -q : q;
 }
 
+GJ2K_VECTOR_CLONES
 void quant_forward(const float *coefficients, int32_t *indices, size_t count, float delta)
 {
     for (size_t i = 0; i < count; i++) {
@@ -113,6 +116,7 @@ void quant_forward(const float *coefficients, int32_t *indices, size_t count, fl
     }
 }
 
+GJ2K_VECTOR_CLONES
 void quant_forward_with_fractions(const float *coefficients, int32_t *indices, uint8_t *fractions,
                                   size_t count, float delta)
 {
@@ -126,6 +130,7 @@ void quant_forward_with_fractions(const float *coefficients, int32_t *indices, u
     }
 }
 
+GJ2K_VECTOR_CLONES
 void quant_inverse(const int32_t *indices, float *coefficients, size_t count, float delta,
                    float r)
 {

@@ -1,5 +1,6 @@
 /* tile_planes.c - see tile_planes.h. */
 #include "tile_planes.h"
+#include "vector_clones.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "tier1.h"
 #include "tier1_gpu.h"
 
+GJ2K_VECTOR_CLONES
 void tile_block_dequantize(const tier2_block *b, const tile_plane *plane,
                              const int32_t *coefficients, const uint8_t *lowest_planes,
                              tile_block_target to)
