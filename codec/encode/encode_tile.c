@@ -117,9 +117,16 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
         }
         return status;
     }
-    gj2k_status status = tier1_encode_block_with_fractions(
-        origin, fractions, stride, width, height, band, plane->plan->coding.code_block_style,
-        TIER1_MAX_PLANES, work->workspaces[worker], out);
+    /* one layer that keeps every pass: no rate control, so no distortions */
+    bool every_pass = work->plan->cod.layers == 1 && work->plan->layers[0].lossless;
+    unsigned style = plane->plan->coding.code_block_style;
+    gj2k_status status =
+        every_pass ? tier1_encode_block_unmeasured(origin, fractions, stride, width, height, band,
+                                                   style, TIER1_MAX_PLANES,
+                                                   work->workspaces[worker], out)
+                   : tier1_encode_block_with_fractions(origin, fractions, stride, width, height,
+                                                       band, style, TIER1_MAX_PLANES,
+                                                       work->workspaces[worker], out);
     if (status != GJ2K_OK)
         return status;
     status = encoded_block_keep(eb, out->passes, out->num_passes, out->num_planes, out->data, out->size,

@@ -144,6 +144,14 @@ gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
                                               tier1_workspace *workspace,
                                               tier1_encoded_block *out);
 
+/* The same bytes without the distortion reductions (left 0), for encodes
+ * that keep every pass and so need no rate control: their arithmetic is
+ * about a tenth of a lossless encode. */
+gj2k_status tier1_encode_block_unmeasured(const int32_t *coefficients, const uint8_t *fractions,
+                                          size_t stride, uint32_t width, uint32_t height,
+                                          dwt_band band, unsigned style, unsigned magnitude_bits,
+                                          tier1_workspace *workspace, tier1_encoded_block *out);
+
 void tier1_encoded_block_release(tier1_encoded_block *block);
 
 /* ------------------------------------------------------------- decoder */

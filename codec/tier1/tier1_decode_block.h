@@ -43,6 +43,15 @@ GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p,
         for (uint32_t x = 0; x < w; x++) {
             uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
+            if (rows == 4) {
+                /* a column none of whose samples has a significant neighbour,
+                   or all of whose are significant, has nothing to visit (the
+                   column before it is done, and it changes nothing itself) */
+                uint32_t f0 = f[0], f1 = f[b->fs], f2 = f[2 * b->fs], f3 = f[3 * b->fs];
+                if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
+                    (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
+                    continue;
+            }
             for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
                 uint32_t fl = *f;
                 if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
@@ -69,6 +78,9 @@ GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, u
         for (uint32_t x = 0; x < w; x++) {
             uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
+            if (rows == 4 && !((f[0] | f[b->fs] | f[2 * b->fs] | f[3 * b->fs]) &
+                               TIER1_FLAG_SIGNIFICANT))
+                continue; /* nothing significant to refine */
             for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
                 uint32_t fl = *f;
                 if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)

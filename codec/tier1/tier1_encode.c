@@ -13,21 +13,10 @@ void tier1_encoded_block_release(tier1_encoded_block *block)
     block->size = 0;
 }
 
-gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint32_t width,
-                               uint32_t height, dwt_band band, unsigned style,
-                               unsigned magnitude_bits, tier1_workspace *workspace,
-                               tier1_encoded_block *out)
-{
-    return tier1_encode_block_with_fractions(coefficients, NULL, stride, width, height, band,
-                                             style, magnitude_bits, workspace, out);
-}
-
-gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
-                                              const uint8_t *fractions, size_t stride,
-                                              uint32_t width, uint32_t height, dwt_band band,
-                                              unsigned style, unsigned magnitude_bits,
-                                              tier1_workspace *workspace,
-                                              tier1_encoded_block *out)
+static gj2k_status encode_block(const int32_t *coefficients, const uint8_t *fractions,
+                                size_t stride, uint32_t width, uint32_t height, dwt_band band,
+                                unsigned style, unsigned magnitude_bits, bool measure,
+                                tier1_workspace *workspace, tier1_encoded_block *out)
 {
     if (out == NULL)
         return GJ2K_ERROR_INVALID_ARGUMENT;
@@ -53,6 +42,7 @@ gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
         b.zero_context = tier1_zero_context[band];
         b.causal = (style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
         b.half_at_zero = fractions != NULL;
+        b.measure = measure;
         b.fractions = fractions;
         if (fractions != NULL && stride != width) {
             for (uint32_t y = 0; y < height; y++)
@@ -82,4 +72,33 @@ gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
     if (ws != workspace)
         tier1_workspace_destroy(ws);
     return status;
+}
+
+gj2k_status tier1_encode_block(const int32_t *coefficients, size_t stride, uint32_t width,
+                               uint32_t height, dwt_band band, unsigned style,
+                               unsigned magnitude_bits, tier1_workspace *workspace,
+                               tier1_encoded_block *out)
+{
+    return encode_block(coefficients, NULL, stride, width, height, band, style, magnitude_bits,
+                        true, workspace, out);
+}
+
+gj2k_status tier1_encode_block_with_fractions(const int32_t *coefficients,
+                                              const uint8_t *fractions, size_t stride,
+                                              uint32_t width, uint32_t height, dwt_band band,
+                                              unsigned style, unsigned magnitude_bits,
+                                              tier1_workspace *workspace,
+                                              tier1_encoded_block *out)
+{
+    return encode_block(coefficients, fractions, stride, width, height, band, style,
+                        magnitude_bits, true, workspace, out);
+}
+
+gj2k_status tier1_encode_block_unmeasured(const int32_t *coefficients, const uint8_t *fractions,
+                                          size_t stride, uint32_t width, uint32_t height,
+                                          dwt_band band, unsigned style, unsigned magnitude_bits,
+                                          tier1_workspace *workspace, tier1_encoded_block *out)
+{
+    return encode_block(coefficients, fractions, stride, width, height, band, style,
+                        magnitude_bits, false, workspace, out);
 }

@@ -25,10 +25,24 @@ typedef struct tier1_block_encoder {
      * known. */
     const uint8_t *fractions;
     bool half_at_zero;
+    /* Whether the distortion reductions are wanted (rate control); false
+     * leaves them 0 and saves their arithmetic. The bytes are the same. */
+    bool measure;
     mq_encoder mq;
 } tier1_block_encoder;
 
 #define TIER1_SIGN_BIT 0x80000000u
+
+/* The passes inlined into each of their uses on the host, each use with
+ * its raw and measure flags constant (measured: a lean copy per use); the
+ * GPU compiler decides itself. */
+#if defined(__CUDACC__)
+#define TIER1_ENCODE_PASS GJ2K_HD static inline
+#define TIER1_ENCODE_CLEANUP GJ2K_HD_STATIC
+#else
+#define TIER1_ENCODE_PASS GJ2K_HD_INLINE
+#define TIER1_ENCODE_CLEANUP GJ2K_HD_INLINE
+#endif
 
 /* Reads a block of coefficients (row y at y * stride) as magnitudes with
  * the sign in bit 31 (row-major; `magnitudes` may be `coefficients` when
@@ -106,8 +120,8 @@ GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *f, uint
 
 /* Significance propagation pass (D.3.1): insignificant samples with a
  * significant neighbour, in stripe order (D.1). */
-GJ2K_HD static inline double encode_significance_pass(tier1_block_encoder *b, unsigned p,
-                                                      bool raw)
+TIER1_ENCODE_PASS double encode_significance_pass(tier1_block_encoder *b, unsigned p,
+                                                      bool raw, bool measure)
 {
     const double value = encode_midpoint(1u << p, p, b->half_at_zero);
     double reduction = 0.0;
@@ -117,6 +131,12 @@ GJ2K_HD static inline double encode_significance_pass(tier1_block_encoder *b, un
         for (uint32_t x = 0; x < w; x++) {
             uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
+            if (rows == 4) { /* nothing to visit in the column: as the decoder */
+                uint32_t f0 = f[0], f1 = f[b->fs], f2 = f[2 * b->fs], f3 = f[3 * b->fs];
+                if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
+                    (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
+                    continue;
+            }
             for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
                 uint32_t fl = *f;
                 if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
@@ -130,7 +150,8 @@ GJ2K_HD static inline double encode_significance_pass(tier1_block_encoder *b, un
                 *f |= TIER1_FLAG_VISITED;
                 if (bit) {
                     encode_sign(b, f, *m, r == 0, raw);
-                    reduction += encode_error_decrease(encode_true_value(b, m), 0.0, value);
+                    if (measure)
+                        reduction += encode_error_decrease(encode_true_value(b, m), 0.0, value);
                 }
             }
         }
@@ -139,7 +160,8 @@ GJ2K_HD static inline double encode_significance_pass(tier1_block_encoder *b, un
 }
 
 /* Magnitude refinement pass (D.3.3): samples significant before this plane. */
-GJ2K_HD static inline double encode_refinement_pass(tier1_block_encoder *b, unsigned p, bool raw)
+TIER1_ENCODE_PASS double encode_refinement_pass(tier1_block_encoder *b, unsigned p, bool raw,
+                                                    bool measure)
 {
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
@@ -148,6 +170,9 @@ GJ2K_HD static inline double encode_refinement_pass(tier1_block_encoder *b, unsi
         for (uint32_t x = 0; x < w; x++) {
             uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
+            if (rows == 4 && !((f[0] | f[b->fs] | f[2 * b->fs] | f[3 * b->fs]) &
+                               TIER1_FLAG_SIGNIFICANT))
+                continue; /* nothing significant to refine */
             for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
                 uint32_t fl = *f;
                 if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
@@ -159,9 +184,10 @@ GJ2K_HD static inline double encode_refinement_pass(tier1_block_encoder *b, unsi
                 else
                     mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
                 *f = fl | TIER1_FLAG_REFINED;
-                reduction += encode_error_decrease(encode_true_value(b, m),
-                                                   encode_midpoint(v, p + 1, b->half_at_zero),
-                                                   encode_midpoint(v, p, b->half_at_zero));
+                if (measure)
+                    reduction += encode_error_decrease(encode_true_value(b, m),
+                                                       encode_midpoint(v, p + 1, b->half_at_zero),
+                                                       encode_midpoint(v, p, b->half_at_zero));
             }
         }
     }
@@ -171,7 +197,7 @@ GJ2K_HD static inline double encode_refinement_pass(tier1_block_encoder *b, unsi
 /* Cleanup pass (D.3.4): the samples the significance pass left, with
  * run-length coding of 4-sample columns whose samples and neighbours are all
  * insignificant. Clears the visited flags. */
-GJ2K_HD_STATIC double encode_cleanup_pass(tier1_block_encoder *b, unsigned p)
+TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned p, bool measure)
 {
     const double value = encode_midpoint(1u << p, p, b->half_at_zero);
     const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
@@ -197,8 +223,9 @@ GJ2K_HD_STATIC double encode_cleanup_pass(tier1_block_encoder *b, unsigned p)
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k & 1u);
                 uint32_t word = m[(size_t)k * w];
                 encode_sign(b, f + (ptrdiff_t)k * fs, word, k == 0, false);
-                reduction += encode_error_decrease(encode_true_value(b, m + (size_t)k * w), 0.0,
-                                                   value);
+                if (measure)
+                    reduction += encode_error_decrease(encode_true_value(b, m + (size_t)k * w),
+                                                       0.0, value);
                 r = k + 1;
             }
             for (; r < rows; r++) {
@@ -211,8 +238,9 @@ GJ2K_HD_STATIC double encode_cleanup_pass(tier1_block_encoder *b, unsigned p)
                                           bit);
                     if (bit) {
                         encode_sign(b, fr, word, r == 0, false);
-                        reduction += encode_error_decrease(
-                            encode_true_value(b, m + (size_t)r * w), 0.0, value);
+                        if (measure)
+                            reduction += encode_error_decrease(
+                                encode_true_value(b, m + (size_t)r * w), 0.0, value);
                     }
                 }
                 *fr &= ~TIER1_FLAG_VISITED;
@@ -253,7 +281,7 @@ GJ2K_HD_STATIC void encode_settle_lengths(tier1_pass_info *passes, const mq_snap
  * `flags` holds (width + 2) * (height + 2) elements of scratch; `passes`
  * receives each pass's truncation point and distortion reduction,
  * `snapshots` (TIER1_MAX_PASSES) is scratch. The caller sets b's width,
- * height, zero_context, causal, fractions and half_at_zero.
+ * height, zero_context, causal, fractions, half_at_zero and measure.
  */
 GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags, unsigned planes,
                                         unsigned style, tier1_pass_info *passes,
@@ -279,15 +307,22 @@ GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags,
             segment_first = j;
             segment_start = b->mq.length;
         }
-        double reduction;
-        if (type == TIER1_PASS_SIGNIFICANCE)
-            reduction = raw ? encode_significance_pass(b, p, true)
-                            : encode_significance_pass(b, p, false);
+        double reduction; /* each pass with its flags constant, so each copy is lean */
+        if (type == TIER1_PASS_SIGNIFICANCE && b->measure)
+            reduction = raw ? encode_significance_pass(b, p, true, true)
+                            : encode_significance_pass(b, p, false, true);
+        else if (type == TIER1_PASS_SIGNIFICANCE)
+            reduction = raw ? encode_significance_pass(b, p, true, false)
+                            : encode_significance_pass(b, p, false, false);
+        else if (type == TIER1_PASS_REFINEMENT && b->measure)
+            reduction = raw ? encode_refinement_pass(b, p, true, true)
+                            : encode_refinement_pass(b, p, false, true);
         else if (type == TIER1_PASS_REFINEMENT)
-            reduction = raw ? encode_refinement_pass(b, p, true)
-                            : encode_refinement_pass(b, p, false);
+            reduction = raw ? encode_refinement_pass(b, p, true, false)
+                            : encode_refinement_pass(b, p, false, false);
         else
-            reduction = encode_cleanup_pass(b, p);
+            reduction = b->measure ? encode_cleanup_pass(b, p, true)
+                                   : encode_cleanup_pass(b, p, false);
         if (type == TIER1_PASS_CLEANUP && (style & TIER1_STYLE_SEGMENTATION)) {
             /* D.5: 1010 in the UNIFORM context */
             for (unsigned k = 0; k < 4; k++)

@@ -156,9 +156,10 @@ static gj2k_status recode_part1(const transcode_block *b, const transcode_coeffi
         const int32_t *values = keep_planes_from(b, in, shift, true, r, &any, NULL);
         if (!any)
             return GJ2K_OK;
-        gj2k_status status = tier1_encode_block(values, b->width, b->width, b->height, b->band,
-                                                style, TIER1_MAX_PLANES, r->workspace,
-                                                &r->encoded);
+        gj2k_status status = tier1_encode_block_unmeasured(values, NULL, b->width, b->width,
+                                                           b->height, b->band, style,
+                                                           TIER1_MAX_PLANES, r->workspace,
+                                                           &r->encoded);
         if (status != GJ2K_OK)
             return status;
         unsigned total = r->encoded.num_passes, num_planes = shift + r->encoded.num_planes;

@@ -91,6 +91,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
         b->causal = (d.style & TIER1_STYLE_VERTICALLY_CAUSAL) != 0;
         b->fractions = d.fractions ? fractions + d.input : NULL;
         b->half_at_zero = d.fractions != 0;
+        b->measure = true;
         mq_encoder_begin(&b->mq, slots + d.slot, (size_t)d.room);
         tier1_encode_passes(b, flags + d.flags, planes, d.style,
                             passes + (size_t)i * TIER1_MAX_PASSES,

@@ -717,6 +717,45 @@ static void bench(void)
     bench_scale(0.3);
 }
 
+/* tier1_encode_block_unmeasured: the same bytes and truncation points as
+ * the measured encoder, every style, with and without fractions; its
+ * distortions 0 where the measured ones are not. */
+static void test_unmeasured_same_bytes(void)
+{
+    for (int trial = 0; trial < 80; trial++) {
+        uint32_t width = (uint32_t)test_random_range(1, 64), height = (uint32_t)test_random_range(1, 64);
+        size_t n = (size_t)width * height;
+        dwt_band band = (dwt_band)(trial % 4);
+        unsigned style = (unsigned)(test_random() & TIER1_STYLE_ALL);
+        unsigned planes = (unsigned)test_random_range(1, 16);
+        int32_t *q = xmalloc(n * sizeof *q);
+        uint8_t *fractions = xmalloc(n);
+        random_block(q, width, height, width, planes);
+        for (size_t i = 0; i < n; i++)
+            fractions[i] = (uint8_t)test_random();
+        const uint8_t *f = trial % 2 ? fractions : NULL;
+        tier1_encoded_block a, b;
+        REQUIRE(tier1_encode_block_with_fractions(q, f, width, width, height, band, style, planes,
+                                                  NULL, &a) == GJ2K_OK);
+        REQUIRE(tier1_encode_block_unmeasured(q, f, width, width, height, band, style, planes,
+                                              NULL, &b) == GJ2K_OK);
+        CHECK(a.size == b.size && a.num_passes == b.num_passes && a.num_planes == b.num_planes);
+        CHECK(a.size == 0 || memcmp(a.data, b.data, a.size) == 0);
+        double measured = 0.0;
+        for (unsigned j = 0; j < a.num_passes && j < b.num_passes; j++) {
+            CHECK_EQ(a.passes[j].length, b.passes[j].length);
+            CHECK(a.passes[j].ends_segment == b.passes[j].ends_segment);
+            CHECK(b.passes[j].distortion_reduction == 0.0);
+            measured += fabs(a.passes[j].distortion_reduction);
+        }
+        CHECK(a.num_passes == 0 || measured > 0.0);
+        tier1_encoded_block_release(&a);
+        tier1_encoded_block_release(&b);
+        free(q);
+        free(fractions);
+    }
+}
+
 static const test_case cases[] = {
     {"context_tables", test_context_tables},
     {"round_trip_shapes", test_round_trip_shapes},
@@ -729,6 +768,7 @@ static const test_case cases[] = {
     {"corrupt_input", test_corrupt_input},
     {"segment_structure", test_segment_structure},
     {"invalid_arguments", test_invalid_arguments},
+    {"unmeasured_same_bytes", test_unmeasured_same_bytes},
 };
 
 int main(int argc, char **argv)
