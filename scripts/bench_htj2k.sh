@@ -36,43 +36,10 @@ grok=0; have grk_compress && have grk_decompress && grok=1
 [ $ojph = 1 ] || echo "note: ojph_compress/ojph_expand missing (openjph-tools): OpenJPH skipped"
 [ $grok = 1 ] || echo "note: grk_compress/grk_decompress missing (grokj2k-tools): Grok skipped"
 
-# pnm.py tile IN OUT W H: mirror IN out to WxH | pnm.py cmp A B [REF]: exact, or PSNR
-# of A against REF (default B) and the largest difference between A and B.
-cat > pnm.py <<'EOF'
-import sys, math, operator
-def pnm(p):
-    d = open(p, 'rb').read(); f = []; i = 0
-    while len(f) < 4:
-        while d[i:i+1].isspace(): i += 1
-        if d[i:i+1] == b'#':
-            while d[i:i+1] not in (b'\n', b''): i += 1
-            continue
-        j = i
-        while not d[j:j+1].isspace(): j += 1
-        f.append(d[i:j]); i = j
-    return f[0], int(f[1]), int(f[2]), int(f[3]), d[i+1:]
-if sys.argv[1] == 'tile':
-    m, w, h, mx, px = pnm(sys.argv[2]); W, H = int(sys.argv[4]), int(sys.argv[5])
-    if m != b'P6' or mx != 255 or 2 * w < W or 2 * h < H: sys.exit('not an 8-bit RGB PPM of half the size')
-    rows = []
-    for y in range(H):
-        r = px[(y if y < h else 2 * h - 1 - y) * w * 3:][:w * 3]
-        rv = r[::-1]; m2 = bytearray(len(r))      # the row mirrored, pixels kept RGB
-        m2[0::3], m2[1::3], m2[2::3] = rv[2::3], rv[1::3], rv[0::3]
-        rows.append((r + bytes(m2))[:W * 3])
-    open(sys.argv[3], 'wb').write(b'P6\n%d %d\n255\n' % (W, H) + b''.join(rows))
-else:
-    a, b = pnm(sys.argv[2]), pnm(sys.argv[3]); r = pnm(sys.argv[4]) if len(sys.argv) > 4 else b
-    if a[:4] != b[:4] or len(a[4]) != len(b[4]): print('different geometry'); sys.exit()
-    if a[4] == b[4] and r is b: print('exact'); sys.exit()
-    d = list(map(operator.sub, a[4], b[4])); mx = max(max(d), -min(d))
-    if r is not b: d = list(map(operator.sub, a[4], r[4]))
-    mse = sum(map(operator.mul, d, d)) / len(d)
-    print('PSNR %.2f dB, max diff %d' % (10 * math.log10(255 * 255 / mse) if mse else 99, mx))
-EOF
+pnm() { python3 "$repo/scripts/pnm_tool.py" "$@"; }
 "$gj2k" convert -i "$shared/images/cinema2k_rgb8.png" -o src.ppm >/dev/null 2>&1 \
   || skip "gj2k convert of $shared/images/cinema2k_rgb8.png failed"
-python3 pnm.py tile src.ppm photo.ppm 3840 2048 || skip "tiling failed"
+pnm tile src.ppm photo.ppm 3840 2048 || skip "tiling failed"
 raw=$((3840 * 2048 * 3))
 : > cmds.txt
 
@@ -141,14 +108,14 @@ if [ "$runs" -gt 0 ]; then
   check() { # label, pnm.py cmp's arguments after x.ppm, then a decode command writing x.ppm
     local label=$1 args=$2; shift 2
     # shellcheck disable=SC2086  # args: file names, split on purpose
-    if "$@" >/dev/null 2>err.txt; then echo "- $label: $(python3 pnm.py cmp x.ppm $args)"
+    if "$@" >/dev/null 2>err.txt; then echo "- $label: $(pnm cmp x.ppm $args)"
     else echo "- $label: decode failed: $(head -c 200 err.txt | tr '\n' ' ')"; fi
   }
   for f in g_ll.ppm a_ll.ppm o_ll.ppm k_ll.ppm; do
-    [ -f $f ] && echo "- $f (own decoder, lossless): $(python3 pnm.py cmp $f photo.ppm)"
+    [ -f $f ] && echo "- $f (own decoder, lossless): $(pnm cmp $f photo.ppm)"
   done
   for f in g_ly.ppm o_ly.ppm k_ly.ppm; do
-    [ -f $f ] && echo "- $f (own decoder, lossy): $(python3 pnm.py cmp $f photo.ppm)"
+    [ -f $f ] && echo "- $f (own decoder, lossy): $(pnm cmp $f photo.ppm)"
   done
   D=("$gj2k" decode "${G1[@]}" -o x.ppm -i)
   [ -f o_ll.j2c ] && check "gj2k decodes OpenJPH lossless" photo.ppm "${D[@]}" o_ll.j2c

@@ -34,64 +34,105 @@ GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *f, bool
     tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
 }
 
+/* One sample of the significance propagation pass: decoded when not yet
+ * significant and some neighbour is. */
+GJ2K_HD_INLINE void propagate_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m,
+                                     uint32_t one, bool first_row, bool raw)
+{
+    uint32_t fl = *f;
+    if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+        return;
+    unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
+                       : mq_decoder_decode_bit(&b->mq,
+                                               b->zero_context[fl & TIER1_FLAG_NEIGHBOURS]);
+    *f = fl | TIER1_FLAG_VISITED;
+    if (bit) {
+        decode_sign(b, f, first_row, raw);
+        *m |= one;
+    }
+}
+
 /* Significance propagation pass (D.3.1). */
 GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t one = 1u << p, w = b->width, h = b->height;
+    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
             if (rows == 4) {
                 /* a column none of whose samples has a significant neighbour,
                    or all of whose are significant, has nothing to visit (the
                    column before it is done, and it changes nothing itself) */
-                uint32_t f0 = f[0], f1 = f[b->fs], f2 = f[2 * b->fs], f3 = f[3 * b->fs];
+                uint32_t f0 = f[0], f1 = f[fs], f2 = f[2 * fs], f3 = f[3 * fs];
                 if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
                     (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
                     continue;
+                propagate_sample(b, f, m, one, true, raw);
+                propagate_sample(b, f + fs, m + w, one, false, raw);
+                propagate_sample(b, f + 2 * fs, m + 2 * w, one, false, raw);
+                propagate_sample(b, f + 3 * fs, m + 3 * w, one, false, raw);
+                continue;
             }
-            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
-                uint32_t fl = *f;
-                if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
-                    continue;
-                unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
-                                   : mq_decoder_decode_bit(
-                                         &b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS]);
-                *f |= TIER1_FLAG_VISITED;
-                if (bit) {
-                    decode_sign(b, f, r == 0, raw);
-                    *m |= one;
-                }
-            }
+            for (uint32_t r = 0; r < rows; r++)
+                propagate_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, one, r == 0, raw);
         }
     }
+}
+
+/* One sample of the magnitude refinement pass: refined when significant
+ * before this plane (not visited by this plane's significance pass). */
+GJ2K_HD_INLINE void refine_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m, unsigned p,
+                                  bool raw)
+{
+    uint32_t fl = *f;
+    if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+        return;
+    unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
+                       : mq_decoder_decode_bit(&b->mq, tier1_refinement_context(fl));
+    *m |= (uint32_t)bit << p;
+    *f = fl | TIER1_FLAG_REFINED;
 }
 
 /* Magnitude refinement pass (D.3.3). */
 GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t w = b->width, h = b->height;
+    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4 && !((f[0] | f[b->fs] | f[2 * b->fs] | f[3 * b->fs]) &
-                               TIER1_FLAG_SIGNIFICANT))
-                continue; /* nothing significant to refine */
-            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
-                uint32_t fl = *f;
-                if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+            if (rows == 4) { /* the whole column at once, none significant skipped */
+                if (!((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & TIER1_FLAG_SIGNIFICANT))
                     continue;
-                unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
-                                   : mq_decoder_decode_bit(&b->mq, tier1_refinement_context(fl));
-                *m |= (uint32_t)bit << p;
-                *f = fl | TIER1_FLAG_REFINED;
+                refine_sample(b, f, m, p, raw);
+                refine_sample(b, f + fs, m + w, p, raw);
+                refine_sample(b, f + 2 * fs, m + 2 * w, p, raw);
+                refine_sample(b, f + 3 * fs, m + 3 * w, p, raw);
+                continue;
             }
+            for (uint32_t r = 0; r < rows; r++)
+                refine_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, raw);
         }
     }
+}
+
+/* One sample of the cleanup pass outside run-length mode: decoded when
+ * neither significant nor visited; its visited flag cleared. */
+GJ2K_HD_INLINE void clean_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m, uint32_t one,
+                                 bool first_row)
+{
+    uint32_t fl = *f;
+    if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) &&
+        mq_decoder_decode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS])) {
+        decode_sign(b, f, first_row, false);
+        *m |= one;
+    }
+    *f &= ~TIER1_FLAG_VISITED;
 }
 
 /* Cleanup pass (D.3.4) with run-length decoding; clears the visited flags. */
@@ -106,7 +147,14 @@ GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
             uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
             uint32_t r = 0;
-            if (rows == 4 && ((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) == 0) {
+            if (rows == 4) {
+                if (((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) != 0) {
+                    clean_sample(b, f, m, one, true); /* the whole column at once */
+                    clean_sample(b, f + fs, m + w, one, false);
+                    clean_sample(b, f + 2 * fs, m + 2 * w, one, false);
+                    clean_sample(b, f + 3 * fs, m + 3 * w, one, false);
+                    continue;
+                }
                 if (!mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH))
                     continue;
                 uint32_t k = mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM) << 1;
@@ -115,16 +163,8 @@ GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
                 m[(size_t)k * w] |= one;
                 r = k + 1;
             }
-            for (; r < rows; r++) {
-                uint32_t *fr = f + (ptrdiff_t)r * fs;
-                uint32_t fl = *fr;
-                if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) &&
-                    mq_decoder_decode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS])) {
-                    decode_sign(b, fr, r == 0, false);
-                    m[(size_t)r * w] |= one;
-                }
-                *fr &= ~TIER1_FLAG_VISITED;
-            }
+            for (; r < rows; r++)
+                clean_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, one, r == 0);
         }
     }
 }

@@ -118,79 +118,132 @@ GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *f, uint
     tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
 }
 
+/* One sample of the significance propagation pass (D.3.1): coded when not
+ * yet significant and some neighbour is; returns its distortion reduction
+ * (with `measure`), `value` being a new significant sample's. */
+GJ2K_HD_INLINE double propagate_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
+                                       unsigned p, double value, bool first_row, bool raw,
+                                       bool measure)
+{
+    uint32_t fl = *f;
+    if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+        return 0.0;
+    uint32_t word = *m;
+    unsigned bit = (word >> p) & 1u;
+    if (raw)
+        mq_encoder_bypass_put_bit(&b->mq, bit);
+    else
+        mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
+    *f = fl | TIER1_FLAG_VISITED;
+    if (!bit)
+        return 0.0;
+    encode_sign(b, f, word, first_row, raw);
+    return measure ? encode_error_decrease(encode_true_value(b, m), 0.0, value) : 0.0;
+}
+
 /* Significance propagation pass (D.3.1): insignificant samples with a
  * significant neighbour, in stripe order (D.1). */
 TIER1_ENCODE_PASS double encode_significance_pass(tier1_block_encoder *b, unsigned p,
-                                                      bool raw, bool measure)
+                                                  bool raw, bool measure)
 {
     const double value = encode_midpoint(1u << p, p, b->half_at_zero);
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
+    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
             if (rows == 4) { /* nothing to visit in the column: as the decoder */
-                uint32_t f0 = f[0], f1 = f[b->fs], f2 = f[2 * b->fs], f3 = f[3 * b->fs];
+                uint32_t f0 = f[0], f1 = f[fs], f2 = f[2 * fs], f3 = f[3 * fs];
                 if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
                     (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
                     continue;
+                reduction += propagate_sample(b, f, m, p, value, true, raw, measure);
+                reduction += propagate_sample(b, f + fs, m + w, p, value, false, raw, measure);
+                reduction +=
+                    propagate_sample(b, f + 2 * fs, m + 2 * w, p, value, false, raw, measure);
+                reduction +=
+                    propagate_sample(b, f + 3 * fs, m + 3 * w, p, value, false, raw, measure);
+                continue;
             }
-            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
-                uint32_t fl = *f;
-                if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
-                    continue;
-                unsigned bit = (*m >> p) & 1u;
-                if (raw)
-                    mq_encoder_bypass_put_bit(&b->mq, bit);
-                else
-                    mq_encoder_encode_bit(&b->mq,
-                                          b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
-                *f |= TIER1_FLAG_VISITED;
-                if (bit) {
-                    encode_sign(b, f, *m, r == 0, raw);
-                    if (measure)
-                        reduction += encode_error_decrease(encode_true_value(b, m), 0.0, value);
-                }
-            }
+            for (uint32_t r = 0; r < rows; r++)
+                reduction += propagate_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p,
+                                              value, r == 0, raw, measure);
         }
     }
     return reduction;
 }
 
+/* One sample of the magnitude refinement pass (D.3.3): coded when
+ * significant before this plane; returns its distortion reduction. */
+GJ2K_HD_INLINE double refine_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
+                                    unsigned p, bool raw, bool measure)
+{
+    uint32_t fl = *f;
+    if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+        return 0.0;
+    uint32_t v = *m & ~TIER1_SIGN_BIT;
+    unsigned bit = (v >> p) & 1u;
+    if (raw)
+        mq_encoder_bypass_put_bit(&b->mq, bit);
+    else
+        mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
+    *f = fl | TIER1_FLAG_REFINED;
+    return measure ? encode_error_decrease(encode_true_value(b, m),
+                                           encode_midpoint(v, p + 1, b->half_at_zero),
+                                           encode_midpoint(v, p, b->half_at_zero))
+                   : 0.0;
+}
+
 /* Magnitude refinement pass (D.3.3): samples significant before this plane. */
 TIER1_ENCODE_PASS double encode_refinement_pass(tier1_block_encoder *b, unsigned p, bool raw,
-                                                    bool measure)
+                                                bool measure)
 {
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
+    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * b->fs + x;
+            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4 && !((f[0] | f[b->fs] | f[2 * b->fs] | f[3 * b->fs]) &
-                               TIER1_FLAG_SIGNIFICANT))
-                continue; /* nothing significant to refine */
-            for (uint32_t r = 0; r < rows; r++, f += b->fs, m += w) {
-                uint32_t fl = *f;
-                if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
+            if (rows == 4) { /* the whole column at once, none significant skipped */
+                if (!((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & TIER1_FLAG_SIGNIFICANT))
                     continue;
-                uint32_t v = *m & ~TIER1_SIGN_BIT;
-                unsigned bit = (v >> p) & 1u;
-                if (raw)
-                    mq_encoder_bypass_put_bit(&b->mq, bit);
-                else
-                    mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
-                *f = fl | TIER1_FLAG_REFINED;
-                if (measure)
-                    reduction += encode_error_decrease(encode_true_value(b, m),
-                                                       encode_midpoint(v, p + 1, b->half_at_zero),
-                                                       encode_midpoint(v, p, b->half_at_zero));
+                reduction += refine_sample(b, f, m, p, raw, measure);
+                reduction += refine_sample(b, f + fs, m + w, p, raw, measure);
+                reduction += refine_sample(b, f + 2 * fs, m + 2 * w, p, raw, measure);
+                reduction += refine_sample(b, f + 3 * fs, m + 3 * w, p, raw, measure);
+                continue;
             }
+            for (uint32_t r = 0; r < rows; r++)
+                reduction += refine_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, raw,
+                                           measure);
         }
     }
+    return reduction;
+}
+
+/* One sample of the cleanup pass outside run-length mode: coded when
+ * neither significant nor visited; its visited flag cleared. */
+GJ2K_HD_INLINE double clean_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
+                                   unsigned p, double value, bool first_row, bool measure)
+{
+    uint32_t fl = *f;
+    double reduction = 0.0;
+    if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED))) {
+        uint32_t word = *m;
+        unsigned bit = (word >> p) & 1u;
+        mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
+        if (bit) {
+            encode_sign(b, f, word, first_row, false);
+            if (measure)
+                reduction = encode_error_decrease(encode_true_value(b, m), 0.0, value);
+        }
+    }
+    *f &= ~TIER1_FLAG_VISITED;
     return reduction;
 }
 
@@ -210,7 +263,14 @@ TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned
             uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
             uint32_t r = 0;
-            if (rows == 4 && ((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) == 0) {
+            if (rows == 4) {
+                if (((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) != 0) {
+                    reduction += clean_sample(b, f, m, p, value, true, measure);
+                    reduction += clean_sample(b, f + fs, m + w, p, value, false, measure);
+                    reduction += clean_sample(b, f + 2 * fs, m + 2 * w, p, value, false, measure);
+                    reduction += clean_sample(b, f + 3 * fs, m + 3 * w, p, value, false, measure);
+                    continue;
+                }
                 uint32_t k = 0;
                 while (k < 4 && !((m[(size_t)k * w] >> p) & 1u))
                     k++;
@@ -228,23 +288,9 @@ TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned
                                                        0.0, value);
                 r = k + 1;
             }
-            for (; r < rows; r++) {
-                uint32_t *fr = f + (ptrdiff_t)r * fs;
-                uint32_t fl = *fr;
-                if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED))) {
-                    uint32_t word = m[(size_t)r * w];
-                    unsigned bit = (word >> p) & 1u;
-                    mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS],
-                                          bit);
-                    if (bit) {
-                        encode_sign(b, fr, word, r == 0, false);
-                        if (measure)
-                            reduction += encode_error_decrease(
-                                encode_true_value(b, m + (size_t)r * w), 0.0, value);
-                    }
-                }
-                *fr &= ~TIER1_FLAG_VISITED;
-            }
+            for (; r < rows; r++)
+                reduction += clean_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, value,
+                                          r == 0, measure);
         }
     }
     return reduction;
