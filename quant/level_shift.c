@@ -78,6 +78,23 @@ void level_shift_inverse_float(const float *values, int32_t *samples, size_t cou
 {
     int64_t lo, hi, offset = offset_of(precision, is_signed);
     sample_range(precision, is_signed, &lo, &hi);
+    if (usable_precision(precision) <= 20) {
+        /* The same values without lrintf (a call each): NaN as 0, clamped to
+           the range before the offset (integer bounds, so clamping and
+           rounding commute), then rounded half to even by adding and taking
+           away 1.5 * 2^23 (|v| < 2^21 here: the sum's unit is 1). The
+           compiler vectorises it. */
+        const float low = (float)(lo - offset), high = (float)(hi - offset);
+        const float magic = 12582912.0f;
+        const int32_t add = (int32_t)offset;
+        for (size_t i = 0; i < count; i++) {
+            float v = values[i];
+            v = v == v ? v : 0.0f;
+            v = v < low ? low : v > high ? high : v;
+            samples[i] = (int32_t)((v + magic) - magic) + add;
+        }
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
         float v = values[i];
         int64_t r;

@@ -212,6 +212,43 @@ static void test_level_shift_inverse_float_rounding(void)
         double r = nearbyint(v) + 32768;
         CHECK_EQ(got, r < 0 ? 0 : r > 65535 ? 65535 : r);
     }
+    /* Whole arrays (the vectorised path, odd lengths) against lrintf, every
+     * precision and signedness, values near and past the range, halves,
+     * NaN and infinities. */
+    for (int trial = 0; trial < 200; trial++) {
+        unsigned precision = (unsigned)test_random_range(1, 32);
+        bool is_signed = test_random() & 1;
+        size_t n = (size_t)test_random_range(1, 301);
+        float v[301];
+        int32_t got[301];
+        double span = ldexp(1.0, (int)(precision < 30 ? precision + 1 : 31));
+        for (size_t i = 0; i < n; i++) {
+            int kind = (int)test_random_range(0, 9);
+            double x = ((double)test_random() / 4294967296.0 * 2.0 - 1.0) * span;
+            v[i] = kind == 0   ? NAN
+                   : kind == 1 ? (test_random() & 1 ? INFINITY : -INFINITY)
+                   : kind < 5  ? (float)(floor(x) + 0.5)
+                               : (float)x;
+        }
+        level_shift_inverse_float(v, got, n, precision, is_signed);
+        double lo = is_signed ? -ldexp(1.0, (int)precision - 1) : 0.0;
+        double hi = is_signed ? ldexp(1.0, (int)precision - 1) - 1 : ldexp(1.0, (int)precision) - 1;
+        hi = hi > INT32_MAX ? INT32_MAX : hi;
+        double offset = is_signed ? 0.0 : ldexp(1.0, (int)precision - 1);
+        for (size_t i = 0; i < n; i++) {
+            double r = v[i] != v[i] ? 0.0 : v[i] >= 2147483648.0f ? INT32_MAX
+                       : v[i] < -2147483648.0f                    ? INT32_MIN
+                                                                  : (double)lrintf(v[i]);
+            r += offset;
+            r = r < lo ? lo : r > hi ? hi : r;
+            if (got[i] != (int32_t)r) {
+                fprintf(stderr, "precision %u%s: %.9g -> %d, want %.0f\n", precision,
+                        is_signed ? " signed" : "", v[i], got[i], r);
+                CHECK(false);
+                break;
+            }
+        }
+    }
 }
 
 static const test_case cases[] = {
