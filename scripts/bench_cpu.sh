@@ -9,7 +9,9 @@
 #     photo, every core for each codec: goal Grok / gj2k >= 1.3 in every row.
 #  3. gj2k's scaling with threads: 1, 2, ... nproc, speed-up against 1.
 # The photos come from ../shared/images/cinema2k_rgb8.png (2048x1556): the
-# 768x512 crop at (640, 520), and the whole mirrored out to 3840x2048.
+# 768x512 crop at (640, 520), and the whole mirrored out to 3840x2048; or,
+# where GJ2K_BENCH_PHOTO names an 8-bit RGB PPM of at least 3840x2048 (the
+# GPU machine has no ../shared), crops of that one.
 # Usage: scripts/bench_cpu.sh [GJ2K_BINARY] [--runs N] [--no-callgrind]
 #        (default build/dev/gj2k, 5 runs; GJ2K_SHARED_DIR replaces ../shared)
 set -euo pipefail
@@ -24,6 +26,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 gj2k=$(realpath "$gj2k")
+photo=''
+[ -z "${GJ2K_BENCH_PHOTO:-}" ] || photo=$(realpath "$GJ2K_BENCH_PHOTO")
 shared=${GJ2K_SHARED_DIR:-$repo/../shared}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,10 +39,15 @@ have python3 || skip "python3 is missing"
 have grk_compress && have grk_decompress || skip "Grok is missing (grokj2k-tools)"
 have opj_compress && have opj_decompress || skip "OpenJPEG is missing (libopenjp2-tools)"
 pnm() { python3 "$repo/scripts/pnm_tool.py" "$@"; }
-"$gj2k" convert -i "$shared/images/cinema2k_rgb8.png" -o src.ppm >/dev/null 2>&1 \
-  || skip "gj2k convert of $shared/images/cinema2k_rgb8.png failed"
-pnm crop src.ppm kodak.ppm 640 520 768 512
-pnm tile src.ppm photo.ppm 3840 2048
+if [ -n "$photo" ]; then
+  pnm crop "$photo" kodak.ppm 640 520 768 512
+  pnm crop "$photo" photo.ppm 0 0 3840 2048
+else
+  "$gj2k" convert -i "$shared/images/cinema2k_rgb8.png" -o src.ppm >/dev/null 2>&1 \
+    || skip "gj2k convert of $shared/images/cinema2k_rgb8.png failed"
+  pnm crop src.ppm kodak.ppm 640 520 768 512
+  pnm tile src.ppm photo.ppm 3840 2048
+fi
 cores=$(nproc)
 : > cmds.txt
 ratio() { if [[ $1 =~ ^[0-9.]+$ && $2 =~ ^[0-9.]+$ ]] && [ "$2" != 0 ]; then
@@ -70,7 +79,7 @@ if [ $callgrind = 1 ] && have valgrind; then
     c[h_el]=$(count ojph_compress -i kodak.ppm -o h_ll.j2c -reversible true -num_decomps 5)
     c[h_dl]=$(count ojph_expand -i h_ll.j2c -o out.ppm)
   fi
-  echo "callgrind, M instructions (whole process, 1 thread), 768x512 RGB crop of cinema2k_rgb8.png."
+  echo "callgrind, M instructions (whole process, 1 thread), 768x512 RGB crop of ${GJ2K_BENCH_PHOTO:-cinema2k_rgb8.png}."
   echo "Goal: gj2k / Grok <= 0.75."
   echo
   echo "| case | gj2k | OpenJPEG | Grok | OpenJPH (HT) | gj2k / Grok | gj2k / OpenJPEG |"
@@ -134,16 +143,22 @@ for row in "lossless encode:el" "lossless decode:dl" "-I -r 20 encode:ey" "-I -r
        "$(ratio "${t[o_$k]}" "${t[g_$k]}") |"
 done
 echo
-echo "gj2k's scaling (lossless, ms and speed-up against one thread):"
+echo "gj2k's scaling (lossless, ms and speed-up against one thread; serial: the fraction of the"
+echo "one-thread time that Amdahl's law, T(n) = T(1) (s + (1 - s) / n), leaves unparallelised):"
 echo
-echo "| threads | encode ms | speed-up | decode ms | speed-up |"
-echo "| ---: | ---: | ---: | ---: | ---: |"
+echo "| threads | encode ms | speed-up | serial | decode ms | speed-up | serial |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+serial() { # T(1), T(n), n
+  if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && [ "$3" -gt 1 ]; then
+    awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN{printf "%.0f%%", 100 * (b / a - 1 / n) / (1 - 1 / n)}'
+  else echo –; fi; }
 e1='' d1=''
 for ((n = 1; n <= cores; n = n < cores && 2 * n > cores ? cores : 2 * n)); do
   e=$(best "$gj2k" encode -i photo.ppm -o x.j2k --device cpu -threads "$n")
   d=$(best "$gj2k" decode -i G_ll.j2k -o x.ppm --device cpu -threads "$n")
   [ -n "$e1" ] || { e1=$e; d1=$d; }
-  echo "| $n | $e | $(ratio "$e1" "$e") | $d | $(ratio "$d1" "$d") |"
+  echo "| $n | $e | $(ratio "$e1" "$e") | $(serial "$e1" "$e" "$n") | $d | $(ratio "$d1" "$d") |" \
+       "$(serial "$d1" "$d" "$n") |"
   [ "$n" -lt "$cores" ] || break
 done
 echo
