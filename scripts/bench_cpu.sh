@@ -29,16 +29,13 @@ gj2k=$(realpath "$gj2k")
 photo=''
 [ -z "${GJ2K_BENCH_PHOTO:-}" ] || photo=$(realpath "$GJ2K_BENCH_PHOTO")
 shared=${GJ2K_SHARED_DIR:-$repo/../shared}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-have() { command -v "$1" >/dev/null 2>&1; }
+# shellcheck source=scripts/bench_lib.sh
+. "$repo/scripts/bench_lib.sh"
 skip() { echo "bench_cpu: $*" >&2; exit 77; }
 [ -x "$gj2k" ] || { echo "no gj2k binary at $gj2k" >&2; exit 1; }
 have python3 || skip "python3 is missing"
 have grk_compress && have grk_decompress || skip "Grok is missing (grokj2k-tools)"
 have opj_compress && have opj_decompress || skip "OpenJPEG is missing (libopenjp2-tools)"
-pnm() { python3 "$repo/scripts/pnm_tool.py" "$@"; }
 if [ -n "$photo" ]; then
   pnm crop "$photo" kodak.ppm 640 520 768 512
   pnm crop "$photo" photo.ppm 0 0 3840 2048
@@ -49,17 +46,9 @@ else
   pnm tile src.ppm photo.ppm 3840 2048
 fi
 cores=$(nproc)
-: > cmds.txt
-ratio() { if [[ $1 =~ ^[0-9.]+$ && $2 =~ ^[0-9.]+$ ]] && [ "$2" != 0 ]; then
-            awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; else echo –; fi; }
 mega() { if [[ $1 =~ ^[0-9]+$ ]]; then awk -v a="$1" 'BEGIN{printf "%.1f", a/1e6}'; else echo "$1"; fi; }
 
 if [ $callgrind = 1 ] && have valgrind; then
-  count() { # instructions of one command, or 'fail'
-    echo "valgrind --tool=callgrind $*" >> cmds.txt
-    if valgrind --tool=callgrind --callgrind-out-file=cg.out "$@" >/dev/null 2>cg.err; then
-      grep -o 'refs: *[0-9,]*' cg.err | tr -dc '0-9'; else echo fail; fi
-  }
   G=(-threads 1 --device cpu)
   declare -A c
   c[g_el]=$(count "$gj2k" encode -i kodak.ppm -o g_ll.j2k "${G[@]}")
@@ -97,23 +86,6 @@ elif [ $callgrind = 1 ]; then
 fi
 
 [ "$runs" -gt 0 ] || exit 0
-best() { # best wall time in ms of $runs runs of a command, or 'fail'
-  echo "$*" >> cmds.txt
-  if have hyperfine; then
-    hyperfine -N --runs "$runs" --export-json hf.json "$(printf '%q ' "$@")" >/dev/null 2>err.txt \
-      || { echo "failed: $*" >&2; sed 's/^/  /' err.txt >&2; echo fail; return; }
-    python3 -c "import json; print(round(min(json.load(open('hf.json'))['results'][0]['times']) * 1000))"
-    return
-  fi
-  local b='' s t i
-  for ((i = 0; i < runs; i++)); do
-    s=$(date +%s%N)
-    if ! "$@" >/dev/null 2>err.txt; then echo "failed: $*" >&2; sed 's/^/  /' err.txt >&2; echo fail; return; fi
-    t=$(( ($(date +%s%N) - s) / 1000000 ))
-    if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-  done
-  echo "$b"
-}
 declare -A t
 "$gj2k" encode -i photo.ppm -o G_ll.j2k --device cpu >/dev/null
 "$gj2k" encode -i photo.ppm -o G_ly.j2k -I -r 20 --device cpu >/dev/null

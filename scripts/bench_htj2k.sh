@@ -24,10 +24,8 @@ done
 gj2k=$(realpath "$gj2k")
 shared=${GJ2K_SHARED_DIR:-$repo/../shared}
 qstep=${GJ2K_BENCH_QSTEP:-0.02}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-have() { command -v "$1" >/dev/null 2>&1; }
+# shellcheck source=scripts/bench_lib.sh
+. "$repo/scripts/bench_lib.sh"
 skip() { echo "cannot make the test photo: $*" >&2; exit 77; }
 [ -x "$gj2k" ] || { echo "no gj2k binary at $gj2k" >&2; exit 1; }
 have python3 || skip "python3 is missing"
@@ -36,26 +34,11 @@ grok=0; have grk_compress && have grk_decompress && grok=1
 [ $ojph = 1 ] || echo "note: ojph_compress/ojph_expand missing (openjph-tools): OpenJPH skipped"
 [ $grok = 1 ] || echo "note: grk_compress/grk_decompress missing (grokj2k-tools): Grok skipped"
 
-pnm() { python3 "$repo/scripts/pnm_tool.py" "$@"; }
 "$gj2k" convert -i "$shared/images/cinema2k_rgb8.png" -o src.ppm >/dev/null 2>&1 \
   || skip "gj2k convert of $shared/images/cinema2k_rgb8.png failed"
 pnm tile src.ppm photo.ppm 3840 2048 || skip "tiling failed"
 raw=$((3840 * 2048 * 3))
-: > cmds.txt
 
-best() { # best wall time in ms of $runs runs of a command, or 'fail'
-  local b='' s t i
-  echo "$*" >> cmds.txt
-  for ((i = 0; i < runs; i++)); do
-    s=$(date +%s%N)
-    if ! "$@" >/dev/null 2>err.txt; then echo "failed: $*" >&2; sed 's/^/  /' err.txt >&2; echo fail; return; fi
-    t=$(( ($(date +%s%N) - s) / 1000000 ))
-    if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-  done
-  echo "$b"
-}
-ratio() { if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[1-9][0-9]*$ ]]; then awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; else echo –; fi; }
-size() { if [ -f "$1" ]; then stat -c %s "$1"; else echo –; fi; }
 row() { # case, gj2k ms, OpenJPH ms, Grok ms, bytes
   echo "| $1 | $2 | $3 | $4 | $(ratio "$2" "$3") | $(ratio "$2" "$4") | $5 |"
 }
@@ -140,11 +123,6 @@ d = open('photo.ppm', 'rb').read()[-3840 * 2048 * 3:]
 open('kodak.ppm', 'wb').write(b'P6\n640 480\n255\n' + b''.join(d[y * 3840 * 3:][:640 * 3] for y in range(480)))
 EOF
   fi
-  count() { # instructions of one command, or 'fail'
-    echo "valgrind --tool=callgrind $*" >> cmds.txt
-    if valgrind --tool=callgrind --callgrind-out-file=cg.out "$@" >/dev/null 2>cg.err; then
-      grep -o 'refs: *[0-9,]*' cg.err | tr -dc '0-9'; else echo fail; fi
-  }
   c_eo=– c_do=– c_eo2=– c_do2=– r=16
   if [ $ojph = 1 ]; then
     c_eo=$(count ojph_compress -i kodak.ppm -o ko_ll.j2c -reversible true "${OJ[@]}")
