@@ -1,6 +1,7 @@
 /* image.c - the image model: allocation on the reference grid (Annex B.2). */
 #include "error.h"
 #include "image_formats.h"
+#include "large_buffer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +98,9 @@ gj2k_status gj2k_image_create(gj2k_image **out, uint32_t x0, uint32_t y0, uint32
         if (count == 0)
             continue;
         if (comp->precision > GJ2K_MAX_NARROW_PRECISION)
-            comp->wide_samples = calloc(count, sizeof *comp->wide_samples);
+            comp->wide_samples = large_buffer_calloc(count, sizeof *comp->wide_samples);
         else
-            comp->samples = calloc(count, sizeof *comp->samples);
+            comp->samples = large_buffer_calloc(count, sizeof *comp->samples);
         if (comp->samples == NULL && comp->wide_samples == NULL) {
             gj2k_image_destroy(image);
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,

@@ -9,6 +9,7 @@
 
 #include "dequantize.h"
 #include "error.h"
+#include "large_buffer.h"
 #include "parallel_pool.h"
 #include "quantization.h"
 #include "ht_decode.h"
@@ -362,9 +363,9 @@ gj2k_status tile_planes_allocate(tile_plane *planes, uint32_t count, uint32_t ti
         if (status != GJ2K_OK)
             return status;
         plane->charged += bytes;
-        plane->integers = calloc(area ? area : 1, sizeof *plane->integers);
+        plane->integers = large_buffer_calloc(area ? area : 1, sizeof *plane->integers);
         if (floats)
-            plane->floats = calloc(area ? area : 1, sizeof *plane->floats);
+            plane->floats = large_buffer_calloc(area ? area : 1, sizeof *plane->floats);
         if (plane->integers == NULL || (floats && plane->floats == NULL))
             return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                              "out of memory for tile %u component %u", tile_index, c);
