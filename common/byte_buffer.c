@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "large_buffer.h"
+
 bool byte_buffer_reserve(byte_buffer *buffer, size_t extra)
 {
     if (buffer->failed)
@@ -26,6 +28,8 @@ bool byte_buffer_reserve(byte_buffer *buffer, size_t extra)
         buffer->failed = true;
         return false;
     }
+    /* the part not yet written: huge pages when it is large (an image's bytes) */
+    large_buffer_advise(data + buffer->size, capacity - buffer->size);
     buffer->data = data;
     buffer->capacity = capacity;
     return true;

@@ -11,8 +11,7 @@
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
-/* Advises the 2 MiB pages wholly inside [p, p + bytes) huge. */
-static void advise_huge(void *p, size_t bytes)
+void large_buffer_advise(void *p, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (p == NULL || bytes < 2 * HUGE_PAGE)
@@ -33,13 +32,13 @@ void *large_buffer_calloc(size_t count, size_t size)
 {
     void *p = calloc(count, size);
     if (p != NULL)
-        advise_huge(p, count * size); /* calloc checked the product */
+        large_buffer_advise(p, count * size); /* calloc checked the product */
     return p;
 }
 
 void *large_buffer_malloc(size_t bytes)
 {
     void *p = malloc(bytes);
-    advise_huge(p, bytes);
+    large_buffer_advise(p, bytes);
     return p;
 }

@@ -10,6 +10,9 @@
 /* calloc(count, size), its whole 2 MiB pages (when at least 4 MiB) advised
  * huge (madvise MADV_HUGEPAGE) before first use. */
 void *large_buffer_calloc(size_t count, size_t size);
+/* Advises the 2 MiB pages wholly inside [p, p + bytes) huge, when that
+ * is at least 4 MiB: for memory not yet touched. */
+void large_buffer_advise(void *p, size_t bytes);
 /* malloc(bytes), advised alike. */
 void *large_buffer_malloc(size_t bytes);
 
