@@ -10,44 +10,115 @@
 
 #include "tier1.h"
 
+/*
+ * The decoder's state is one word a stripe column (D.1: four rows, one
+ * column), so that a sample's contexts come from one load and shifts:
+ *  - bits 0-17: significance of the 3 x 6 window around the column, bit
+ *    3 (row + 1) + col for rows -1..4 (the stripe's four, the last row of
+ *    the stripe above, the first of the one below) and columns 0, 1, 2
+ *    (x - 1, x, x + 1). Row r's 3 x 3 neighbourhood is (word >> 3 r) & 0x1FF,
+ *    centre bit 4;
+ *  - bits 18-23: the sign (negative) of rows -1..4 of the column itself;
+ *  - bits 24-27: rows 0..3 refined at least once (Table D.4);
+ *  - bits 28-31: rows 0..3 coded in this plane's significance pass.
+ * Words lie stripe by stripe, width + 2 a stripe with a border column each
+ * side, and a border stripe above and below.
+ */
+#define T1W_SIG(row, col) (1u << (3u * (unsigned)((row) + 1) + (unsigned)(col)))
+#define T1W_NEG(row) (1u << (18u + (unsigned)((row) + 1)))
+#define T1W_REFINED(r) (1u << (24u + (unsigned)(r)))
+#define T1W_VISITED(r) (1u << (28u + (unsigned)(r)))
+#define T1W_WINDOW 0x3FFFFu
+#define T1W_VISITED_ALL 0xF0000000u
+#define T1W_SELF_ALL (T1W_SIG(0, 1) | T1W_SIG(1, 1) | T1W_SIG(2, 1) | T1W_SIG(3, 1))
+
 typedef struct tier1_block_decoder {
-    uint32_t *flags;   /* sample (0, 0) of the bordered flags array */
+    uint32_t *words;   /* the word of stripe 0, column 0 (borders at -1) */
     uint32_t *mag;     /* magnitude bits decoded so far, row-major */
-    ptrdiff_t fs;      /* flags row stride: width + 2 */
+    ptrdiff_t ws;      /* words a stripe: width + 2 */
     uint32_t width, height;
     const uint8_t *zero_context;
     bool causal;
     mq_decoder mq;
 } tier1_block_decoder;
 
-/* Decodes the sign (D.3.2) of the sample at f, which has just become
- * significant, and updates the flags. */
-GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *f, bool first_row, bool raw)
+/* Bytes of the state words of a width x height block (at most the
+ * (width + 2) (height + 2) words of scratch callers give). */
+#define TIER1_DECODE_WORDS(w, h) (((size_t)(w) + 2) * (((size_t)(h) + 3) / 4 + 2))
+
+/* Row r's neighbourhood in the order of tier1_zero_context's index
+ * (NW N NE W E SW S SE, bits 0-7) from the column word. */
+GJ2K_HD_INLINE unsigned t1w_neighbours(uint32_t word, unsigned r)
+{
+    uint32_t v = word >> (3u * r);
+    return (v & 0x0Fu) | ((v >> 1) & 0xF0u);
+}
+
+/* Marks row r of the column at w significant (sign `negative`) in its word
+ * and its neighbours' windows: the columns beside, and row 4 of the stripe
+ * above (unless vertically causal, D.7) or row -1 of the one below. */
+GJ2K_HD_INLINE void t1w_set_significant(const tier1_block_decoder *b, uint32_t *w, unsigned r,
+                                        bool negative)
+{
+    uint32_t neg = negative ? T1W_NEG((int)r) : 0u;
+    w[-1] |= T1W_SIG((int)r, 2);
+    w[0] |= T1W_SIG((int)r, 1) | neg;
+    w[1] |= T1W_SIG((int)r, 0);
+    if (r == 0 && !b->causal) {
+        uint32_t *up = w - b->ws;
+        up[-1] |= T1W_SIG(4, 2);
+        up[0] |= T1W_SIG(4, 1) | (negative ? T1W_NEG(4) : 0u);
+        up[1] |= T1W_SIG(4, 0);
+    } else if (r == 3) {
+        uint32_t *down = w + b->ws;
+        down[-1] |= T1W_SIG(-1, 2);
+        down[0] |= T1W_SIG(-1, 1) | (negative ? T1W_NEG(-1) : 0u);
+        down[1] |= T1W_SIG(-1, 0);
+    }
+}
+
+/* The sign context (Tables D.2, D.3) of row r of the column at w, as
+ * tier1_sign_index orders it: N, W, E, S significant, then negative. */
+GJ2K_HD_INLINE unsigned t1w_sign_index(const uint32_t *w, unsigned r)
+{
+    uint32_t v = w[0] >> (3u * r);
+    unsigned index = ((v >> 1) & 1u) | ((v >> 2) & 2u) | ((v >> 3) & 4u) | ((v >> 4) & 8u);
+    uint32_t own = w[0] >> (18u + r); /* bit 0: row r - 1, bit 2: row r + 1 */
+    index |= (own & 1u) << 4 | ((w[-1] >> (19u + r)) & 1u) << 5 |
+             ((w[1] >> (19u + r)) & 1u) << 6 | ((own >> 2) & 1u) << 7;
+    return index;
+}
+
+/* Decodes the sign (D.3.2) of row r of the column at w, which has just
+ * become significant, and updates the words. */
+GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *w, unsigned r, bool raw)
 {
     unsigned negative;
     if (raw) {
         negative = mq_decoder_bypass_bit(&b->mq);
     } else {
-        unsigned sc = TIER1_SIGN_TABLE[tier1_sign_index(*f)];
+        unsigned sc = TIER1_SIGN_TABLE[t1w_sign_index(w, r)];
         negative = mq_decoder_decode_bit(&b->mq, sc & 15u) ^ (sc >> 4);
     }
-    tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
+    t1w_set_significant(b, w, r, negative != 0);
 }
 
 /* One sample of the significance propagation pass: decoded when not yet
  * significant and some neighbour is. */
-GJ2K_HD_INLINE void propagate_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m,
-                                     uint32_t one, bool first_row, bool raw)
+GJ2K_HD_INLINE void propagate_sample(tier1_block_decoder *b, uint32_t *w, uint32_t *m,
+                                     uint32_t one, unsigned r, bool raw)
 {
-    uint32_t fl = *f;
-    if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+    uint32_t word = *w;
+    if (word & T1W_SIG((int)r, 1))
+        return;
+    unsigned n = t1w_neighbours(word, r);
+    if (n == 0)
         return;
     unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
-                       : mq_decoder_decode_bit(&b->mq,
-                                               b->zero_context[fl & TIER1_FLAG_NEIGHBOURS]);
-    *f = fl | TIER1_FLAG_VISITED;
+                       : mq_decoder_decode_bit(&b->mq, b->zero_context[n]);
+    *w = word | T1W_VISITED(r);
     if (bit) {
-        decode_sign(b, f, first_row, raw);
+        decode_sign(b, w, r, raw);
         *m |= one;
     }
 }
@@ -56,115 +127,117 @@ GJ2K_HD_INLINE void propagate_sample(tier1_block_decoder *b, uint32_t *f, uint32
 GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t one = 1u << p, w = b->width, h = b->height;
-    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t *wd = words + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4) {
-                /* a column none of whose samples has a significant neighbour,
-                   or all of whose are significant, has nothing to visit (the
-                   column before it is done, and it changes nothing itself) */
-                uint32_t f0 = f[0], f1 = f[fs], f2 = f[2 * fs], f3 = f[3 * fs];
-                if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
-                    (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
-                    continue;
-                propagate_sample(b, f, m, one, true, raw);
-                propagate_sample(b, f + fs, m + w, one, false, raw);
-                propagate_sample(b, f + 2 * fs, m + 2 * w, one, false, raw);
-                propagate_sample(b, f + 3 * fs, m + 3 * w, one, false, raw);
+            uint32_t word = *wd;
+            /* nothing significant around, or all four significant: nothing
+               to visit (the column before is done; this one changes only
+               its own rows' neighbourhoods, which the rows re-read) */
+            if (!(word & T1W_WINDOW) || (word & T1W_SELF_ALL) == T1W_SELF_ALL)
+                continue;
+            if (rows == 4) { /* the rows as constants: their shifts are too */
+                propagate_sample(b, wd, m, one, 0, raw);
+                propagate_sample(b, wd, m + w, one, 1, raw);
+                propagate_sample(b, wd, m + 2 * (size_t)w, one, 2, raw);
+                propagate_sample(b, wd, m + 3 * (size_t)w, one, 3, raw);
                 continue;
             }
             for (uint32_t r = 0; r < rows; r++)
-                propagate_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, one, r == 0, raw);
+                propagate_sample(b, wd, m + (size_t)r * w, one, r, raw);
         }
     }
 }
 
 /* One sample of the magnitude refinement pass: refined when significant
- * before this plane (not visited by this plane's significance pass). */
-GJ2K_HD_INLINE void refine_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m, unsigned p,
-                                  bool raw)
+ * before this plane (not visited by its significance pass); returns the
+ * column's word with it marked refined. */
+GJ2K_HD_INLINE uint32_t refine_sample(tier1_block_decoder *b, uint32_t word, uint32_t *m,
+                                      unsigned p, unsigned r, bool raw)
 {
-    uint32_t fl = *f;
-    if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
-        return;
-    unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq)
-                       : mq_decoder_decode_bit(&b->mq, tier1_refinement_context(fl));
+    if ((word & (T1W_SIG((int)r, 1) | T1W_VISITED(r))) != T1W_SIG((int)r, 1))
+        return word;
+    unsigned context = (word & T1W_REFINED(r)) ? 16u : t1w_neighbours(word, r) ? 15u : 14u;
+    unsigned bit = raw ? mq_decoder_bypass_bit(&b->mq) : mq_decoder_decode_bit(&b->mq, context);
     *m |= (uint32_t)bit << p;
-    *f = fl | TIER1_FLAG_REFINED;
+    return word | T1W_REFINED(r);
 }
 
-/* Magnitude refinement pass (D.3.3). */
+/* Magnitude refinement pass (D.3.3): samples significant before this
+ * plane (not visited by its significance pass). */
 GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t w = b->width, h = b->height;
-    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t word = words[x];
+            if (!(word & T1W_SELF_ALL))
+                continue; /* nothing significant to refine */
             uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4) { /* the whole column at once, none significant skipped */
-                if (!((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & TIER1_FLAG_SIGNIFICANT))
-                    continue;
-                refine_sample(b, f, m, p, raw);
-                refine_sample(b, f + fs, m + w, p, raw);
-                refine_sample(b, f + 2 * fs, m + 2 * w, p, raw);
-                refine_sample(b, f + 3 * fs, m + 3 * w, p, raw);
-                continue;
+            if (rows == 4) {
+                word = refine_sample(b, word, m, p, 0, raw);
+                word = refine_sample(b, word, m + w, p, 1, raw);
+                word = refine_sample(b, word, m + 2 * (size_t)w, p, 2, raw);
+                word = refine_sample(b, word, m + 3 * (size_t)w, p, 3, raw);
+            } else {
+                for (uint32_t r = 0; r < rows; r++)
+                    word = refine_sample(b, word, m + (size_t)r * w, p, r, raw);
             }
-            for (uint32_t r = 0; r < rows; r++)
-                refine_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, raw);
+            words[x] = word; /* refinement changes no other word */
         }
     }
 }
 
 /* One sample of the cleanup pass outside run-length mode: decoded when
- * neither significant nor visited; its visited flag cleared. */
-GJ2K_HD_INLINE void clean_sample(tier1_block_decoder *b, uint32_t *f, uint32_t *m, uint32_t one,
-                                 bool first_row)
+ * neither significant nor visited. */
+GJ2K_HD_INLINE void clean_sample(tier1_block_decoder *b, uint32_t *w, uint32_t *m, uint32_t one,
+                                 unsigned r)
 {
-    uint32_t fl = *f;
-    if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) &&
-        mq_decoder_decode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS])) {
-        decode_sign(b, f, first_row, false);
-        *m |= one;
-    }
-    *f &= ~TIER1_FLAG_VISITED;
+    uint32_t word = *w;
+    if ((word & (T1W_SIG((int)r, 1) | T1W_VISITED(r))) ||
+        !mq_decoder_decode_bit(&b->mq, b->zero_context[t1w_neighbours(word, r)]))
+        return;
+    decode_sign(b, w, r, false);
+    *m |= one;
 }
 
 /* Cleanup pass (D.3.4) with run-length decoding; clears the visited flags. */
 GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
 {
-    const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
     const uint32_t one = 1u << p, w = b->width, h = b->height;
-    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t *wd = words + x;
             uint32_t *m = b->mag + (size_t)y0 * w + x;
             uint32_t r = 0;
-            if (rows == 4) {
-                if (((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) != 0) {
-                    clean_sample(b, f, m, one, true); /* the whole column at once */
-                    clean_sample(b, f + fs, m + w, one, false);
-                    clean_sample(b, f + 2 * fs, m + 2 * w, one, false);
-                    clean_sample(b, f + 3 * fs, m + 3 * w, one, false);
-                    continue;
-                }
+            /* run mode: four rows, none significant or visited, and no
+               significant neighbour */
+            if (rows == 4 && !(*wd & (T1W_WINDOW | T1W_VISITED_ALL))) {
                 if (!mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH))
                     continue;
                 uint32_t k = mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM) << 1;
                 k |= mq_decoder_decode_bit(&b->mq, MQ_CONTEXT_UNIFORM);
-                decode_sign(b, f + (ptrdiff_t)k * fs, k == 0, false);
+                decode_sign(b, wd, k, false);
                 m[(size_t)k * w] |= one;
                 r = k + 1;
             }
-            for (; r < rows; r++)
-                clean_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, one, r == 0);
+            if (r == 0 && rows == 4) { /* the rows as constants */
+                clean_sample(b, wd, m, one, 0);
+                clean_sample(b, wd, m + w, one, 1);
+                clean_sample(b, wd, m + 2 * (size_t)w, one, 2);
+                clean_sample(b, wd, m + 3 * (size_t)w, one, 3);
+            } else {
+                for (; r < rows; r++)
+                    clean_sample(b, wd, m + (size_t)r * w, one, r);
+            }
+            *wd &= ~T1W_VISITED_ALL;
         }
     }
 }
@@ -209,21 +282,22 @@ GJ2K_HD_STATIC void write_block(const tier1_block_decoder *b, unsigned planes, u
     tier1_pass_type type = passes ? tier1_pass_type_of(passes - 1) : TIER1_PASS_CLEANUP;
     unsigned p = passes ? planes - 1 - (passes + 1) / 3 : planes;
     for (uint32_t y = 0; y < b->height; y++) {
-        const uint32_t *f = b->flags + (ptrdiff_t)y * b->fs;
+        const uint32_t *words = b->words + (ptrdiff_t)(y / 4) * b->ws;
+        const unsigned r = y % 4;
         const uint32_t *m = b->mag + (size_t)y * b->width;
         int32_t *out = coefficients + (size_t)y * stride;
         for (uint32_t x = 0; x < b->width; x++) {
             int32_t v = (int32_t)m[x];
-            out[x] = (f[x] & TIER1_FLAG_NEGATIVE) ? -v : v;
+            out[x] = (words[x] & T1W_NEG((int)r)) ? -v : v;
         }
         if (lowest == NULL)
             continue;
         uint8_t *low = lowest + (size_t)y * stride;
+        uint32_t known = T1W_VISITED(r);
+        if (type == TIER1_PASS_REFINEMENT)
+            known |= T1W_SIG((int)r, 1);
         for (uint32_t x = 0; x < b->width; x++) {
-            uint32_t known = TIER1_FLAG_VISITED;
-            if (type == TIER1_PASS_REFINEMENT)
-                known |= TIER1_FLAG_SIGNIFICANT;
-            bool at_p = type == TIER1_PASS_CLEANUP || (f[x] & known) != 0;
+            bool at_p = type == TIER1_PASS_CLEANUP || (words[x] & known) != 0;
             low[x] = (uint8_t)(at_p ? p : p + 1);
         }
     }
@@ -243,10 +317,10 @@ GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *req
     const uint32_t width = request->width, height = request->height;
     const unsigned planes = request->num_planes, style = request->style;
     tier1_block_decoder *b = decoder;
-    b->fs = (ptrdiff_t)width + 2;
-    memset(flags, 0, sizeof(uint32_t) * (size_t)b->fs * (height + 2));
+    b->ws = (ptrdiff_t)width + 2;
+    memset(flags, 0, sizeof(uint32_t) * TIER1_DECODE_WORDS(width, height));
     memset(magnitudes, 0, sizeof(uint32_t) * (size_t)width * height);
-    b->flags = flags + b->fs + 1;
+    b->words = flags + b->ws + 1;
     b->mag = magnitudes;
     b->width = width;
     b->height = height;
