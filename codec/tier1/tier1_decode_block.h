@@ -9,28 +9,7 @@
 #include <string.h>
 
 #include "tier1.h"
-
-/*
- * The decoder's state is one word a stripe column (D.1: four rows, one
- * column), so that a sample's contexts come from one load and shifts:
- *  - bits 0-17: significance of the 3 x 6 window around the column, bit
- *    3 (row + 1) + col for rows -1..4 (the stripe's four, the last row of
- *    the stripe above, the first of the one below) and columns 0, 1, 2
- *    (x - 1, x, x + 1). Row r's 3 x 3 neighbourhood is (word >> 3 r) & 0x1FF,
- *    centre bit 4;
- *  - bits 18-23: the sign (negative) of rows -1..4 of the column itself;
- *  - bits 24-27: rows 0..3 refined at least once (Table D.4);
- *  - bits 28-31: rows 0..3 coded in this plane's significance pass.
- * Words lie stripe by stripe, width + 2 a stripe with a border column each
- * side, and a border stripe above and below.
- */
-#define T1W_SIG(row, col) (1u << (3u * (unsigned)((row) + 1) + (unsigned)(col)))
-#define T1W_NEG(row) (1u << (18u + (unsigned)((row) + 1)))
-#define T1W_REFINED(r) (1u << (24u + (unsigned)(r)))
-#define T1W_VISITED(r) (1u << (28u + (unsigned)(r)))
-#define T1W_WINDOW 0x3FFFFu
-#define T1W_VISITED_ALL 0xF0000000u
-#define T1W_SELF_ALL (T1W_SIG(0, 1) | T1W_SIG(1, 1) | T1W_SIG(2, 1) | T1W_SIG(3, 1))
+#include "tier1_words.h"
 
 typedef struct tier1_block_decoder {
     uint32_t *words;   /* the word of stripe 0, column 0 (borders at -1) */
@@ -41,53 +20,6 @@ typedef struct tier1_block_decoder {
     bool causal;
     mq_decoder mq;
 } tier1_block_decoder;
-
-/* Bytes of the state words of a width x height block (at most the
- * (width + 2) (height + 2) words of scratch callers give). */
-#define TIER1_DECODE_WORDS(w, h) (((size_t)(w) + 2) * (((size_t)(h) + 3) / 4 + 2))
-
-/* Row r's neighbourhood in the order of tier1_zero_context's index
- * (NW N NE W E SW S SE, bits 0-7) from the column word. */
-GJ2K_HD_INLINE unsigned t1w_neighbours(uint32_t word, unsigned r)
-{
-    uint32_t v = word >> (3u * r);
-    return (v & 0x0Fu) | ((v >> 1) & 0xF0u);
-}
-
-/* Marks row r of the column at w significant (sign `negative`) in its word
- * and its neighbours' windows: the columns beside, and row 4 of the stripe
- * above (unless vertically causal, D.7) or row -1 of the one below. */
-GJ2K_HD_INLINE void t1w_set_significant(const tier1_block_decoder *b, uint32_t *w, unsigned r,
-                                        bool negative)
-{
-    uint32_t neg = negative ? T1W_NEG((int)r) : 0u;
-    w[-1] |= T1W_SIG((int)r, 2);
-    w[0] |= T1W_SIG((int)r, 1) | neg;
-    w[1] |= T1W_SIG((int)r, 0);
-    if (r == 0 && !b->causal) {
-        uint32_t *up = w - b->ws;
-        up[-1] |= T1W_SIG(4, 2);
-        up[0] |= T1W_SIG(4, 1) | (negative ? T1W_NEG(4) : 0u);
-        up[1] |= T1W_SIG(4, 0);
-    } else if (r == 3) {
-        uint32_t *down = w + b->ws;
-        down[-1] |= T1W_SIG(-1, 2);
-        down[0] |= T1W_SIG(-1, 1) | (negative ? T1W_NEG(-1) : 0u);
-        down[1] |= T1W_SIG(-1, 0);
-    }
-}
-
-/* The sign context (Tables D.2, D.3) of row r of the column at w, as
- * tier1_sign_index orders it: N, W, E, S significant, then negative. */
-GJ2K_HD_INLINE unsigned t1w_sign_index(const uint32_t *w, unsigned r)
-{
-    uint32_t v = w[0] >> (3u * r);
-    unsigned index = ((v >> 1) & 1u) | ((v >> 2) & 2u) | ((v >> 3) & 4u) | ((v >> 4) & 8u);
-    uint32_t own = w[0] >> (18u + r); /* bit 0: row r - 1, bit 2: row r + 1 */
-    index |= (own & 1u) << 4 | ((w[-1] >> (19u + r)) & 1u) << 5 |
-             ((w[1] >> (19u + r)) & 1u) << 6 | ((own >> 2) & 1u) << 7;
-    return index;
-}
 
 /* Decodes the sign (D.3.2) of row r of the column at w, which has just
  * become significant, and updates the words. */
@@ -100,7 +32,7 @@ GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *w, unsi
         unsigned sc = TIER1_SIGN_TABLE[t1w_sign_index(w, r)];
         negative = mq_decoder_decode_bit(&b->mq, sc & 15u) ^ (sc >> 4);
     }
-    t1w_set_significant(b, w, r, negative != 0);
+    t1w_set_significant(w, b->ws, b->causal, r, negative != 0);
 }
 
 /* One sample of the significance propagation pass: decoded when not yet
@@ -318,7 +250,7 @@ GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *req
     const unsigned planes = request->num_planes, style = request->style;
     tier1_block_decoder *b = decoder;
     b->ws = (ptrdiff_t)width + 2;
-    memset(flags, 0, sizeof(uint32_t) * TIER1_DECODE_WORDS(width, height));
+    memset(flags, 0, sizeof(uint32_t) * TIER1_STATE_WORDS(width, height));
     memset(magnitudes, 0, sizeof(uint32_t) * (size_t)width * height);
     b->words = flags + b->ws + 1;
     b->mag = magnitudes;

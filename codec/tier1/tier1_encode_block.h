@@ -12,11 +12,12 @@
 #include <string.h>
 
 #include "tier1.h"
+#include "tier1_words.h"
 
 typedef struct tier1_block_encoder {
-    uint32_t *flags;      /* sample (0, 0) of the bordered flags array */
+    uint32_t *words;      /* the state word of stripe 0, column 0 (tier1_words.h) */
     const uint32_t *mag;  /* |q| with the sign in bit 31, row-major */
-    ptrdiff_t fs;         /* flags row stride: width + 2 */
+    ptrdiff_t ws;         /* words a stripe: width + 2 */
     uint32_t width, height;
     const uint8_t *zero_context;
     bool causal;
@@ -103,41 +104,45 @@ GJ2K_HD static inline double encode_error_decrease(double t, double before, doub
     return (after - before) * (2.0 * t - after - before);
 }
 
-/* Codes the sign (D.3.2) of the sample at f, which has just become
- * significant, and updates the flags. */
-GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *f, uint32_t word,
-                                bool first_row, bool raw)
+/* Codes the sign (D.3.2) of row r of the column at w, which has just
+ * become significant (`word` its magnitude with the sign in bit 31), and
+ * updates the words. */
+GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *w, uint32_t word,
+                                       unsigned r, bool raw)
 {
     unsigned negative = word >> 31;
     if (raw) {
         mq_encoder_bypass_put_bit(&b->mq, negative);
     } else {
-        unsigned sc = TIER1_SIGN_TABLE[tier1_sign_index(*f)];
+        unsigned sc = TIER1_SIGN_TABLE[t1w_sign_index(w, r)];
         mq_encoder_encode_bit(&b->mq, sc & 15u, negative ^ (sc >> 4));
     }
-    tier1_set_significant(f, b->fs, negative != 0, b->causal && first_row);
+    t1w_set_significant(w, b->ws, b->causal, r, negative != 0);
 }
 
 /* One sample of the significance propagation pass (D.3.1): coded when not
  * yet significant and some neighbour is; returns its distortion reduction
  * (with `measure`), `value` being a new significant sample's. */
-GJ2K_HD_INLINE double propagate_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
-                                       unsigned p, double value, bool first_row, bool raw,
+GJ2K_HD_INLINE double propagate_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
+                                       unsigned p, double value, unsigned r, bool raw,
                                        bool measure)
 {
-    uint32_t fl = *f;
-    if ((fl & TIER1_FLAG_SIGNIFICANT) || !(fl & TIER1_FLAG_NEIGHBOURS))
+    uint32_t state = *w;
+    if (state & T1W_SIG((int)r, 1))
+        return 0.0;
+    unsigned n = t1w_neighbours(state, r);
+    if (n == 0)
         return 0.0;
     uint32_t word = *m;
     unsigned bit = (word >> p) & 1u;
     if (raw)
         mq_encoder_bypass_put_bit(&b->mq, bit);
     else
-        mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
-    *f = fl | TIER1_FLAG_VISITED;
+        mq_encoder_encode_bit(&b->mq, b->zero_context[n], bit);
+    *w = state | T1W_VISITED(r);
     if (!bit)
         return 0.0;
-    encode_sign(b, f, word, first_row, raw);
+    encode_sign(b, w, word, r, raw);
     return measure ? encode_error_decrease(encode_true_value(b, m), 0.0, value) : 0.0;
 }
 
@@ -149,52 +154,52 @@ TIER1_ENCODE_PASS double encode_significance_pass(tier1_block_encoder *b, unsign
     const double value = encode_midpoint(1u << p, p, b->half_at_zero);
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
-    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t *wd = words + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4) { /* nothing to visit in the column: as the decoder */
-                uint32_t f0 = f[0], f1 = f[fs], f2 = f[2 * fs], f3 = f[3 * fs];
-                if (!((f0 | f1 | f2 | f3) & TIER1_FLAG_NEIGHBOURS) ||
-                    (f0 & f1 & f2 & f3 & TIER1_FLAG_SIGNIFICANT))
-                    continue;
-                reduction += propagate_sample(b, f, m, p, value, true, raw, measure);
-                reduction += propagate_sample(b, f + fs, m + w, p, value, false, raw, measure);
-                reduction +=
-                    propagate_sample(b, f + 2 * fs, m + 2 * w, p, value, false, raw, measure);
-                reduction +=
-                    propagate_sample(b, f + 3 * fs, m + 3 * w, p, value, false, raw, measure);
+            uint32_t state = *wd; /* nothing to visit in the column: as the decoder */
+            if (!(state & T1W_WINDOW) || (state & T1W_SELF_ALL) == T1W_SELF_ALL)
+                continue;
+            if (rows == 4) {
+                reduction += propagate_sample(b, wd, m, p, value, 0, raw, measure);
+                reduction += propagate_sample(b, wd, m + w, p, value, 1, raw, measure);
+                reduction += propagate_sample(b, wd, m + 2 * (size_t)w, p, value, 2, raw, measure);
+                reduction += propagate_sample(b, wd, m + 3 * (size_t)w, p, value, 3, raw, measure);
                 continue;
             }
             for (uint32_t r = 0; r < rows; r++)
-                reduction += propagate_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p,
-                                              value, r == 0, raw, measure);
+                reduction += propagate_sample(b, wd, m + (size_t)r * w, p, value, r, raw, measure);
         }
     }
     return reduction;
 }
 
 /* One sample of the magnitude refinement pass (D.3.3): coded when
- * significant before this plane; returns its distortion reduction. */
-GJ2K_HD_INLINE double refine_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
-                                    unsigned p, bool raw, bool measure)
+ * significant before this plane; adds its distortion reduction to
+ * *reduction and returns the column's state with it marked refined. */
+GJ2K_HD_INLINE uint32_t refine_sample(tier1_block_encoder *b, uint32_t state, const uint32_t *m,
+                                      unsigned p, unsigned r, bool raw, bool measure,
+                                      double *reduction)
 {
-    uint32_t fl = *f;
-    if ((fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED)) != TIER1_FLAG_SIGNIFICANT)
-        return 0.0;
+    if ((state & (T1W_SIG((int)r, 1) | T1W_VISITED(r))) != T1W_SIG((int)r, 1))
+        return state;
     uint32_t v = *m & ~TIER1_SIGN_BIT;
     unsigned bit = (v >> p) & 1u;
     if (raw)
         mq_encoder_bypass_put_bit(&b->mq, bit);
     else
-        mq_encoder_encode_bit(&b->mq, tier1_refinement_context(fl), bit);
-    *f = fl | TIER1_FLAG_REFINED;
-    return measure ? encode_error_decrease(encode_true_value(b, m),
-                                           encode_midpoint(v, p + 1, b->half_at_zero),
-                                           encode_midpoint(v, p, b->half_at_zero))
-                   : 0.0;
+        mq_encoder_encode_bit(&b->mq,
+                              (state & T1W_REFINED(r)) ? 16u
+                              : t1w_neighbours(state, r) ? 15u : 14u,
+                              bit);
+    if (measure)
+        *reduction += encode_error_decrease(encode_true_value(b, m),
+                                            encode_midpoint(v, p + 1, b->half_at_zero),
+                                            encode_midpoint(v, p, b->half_at_zero));
+    return state | T1W_REFINED(r);
 }
 
 /* Magnitude refinement pass (D.3.3): samples significant before this plane. */
@@ -203,48 +208,45 @@ TIER1_ENCODE_PASS double encode_refinement_pass(tier1_block_encoder *b, unsigned
 {
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
-    const ptrdiff_t fs = b->fs;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t state = words[x];
+            if (!(state & T1W_SELF_ALL))
+                continue; /* nothing significant to refine */
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
-            if (rows == 4) { /* the whole column at once, none significant skipped */
-                if (!((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & TIER1_FLAG_SIGNIFICANT))
-                    continue;
-                reduction += refine_sample(b, f, m, p, raw, measure);
-                reduction += refine_sample(b, f + fs, m + w, p, raw, measure);
-                reduction += refine_sample(b, f + 2 * fs, m + 2 * w, p, raw, measure);
-                reduction += refine_sample(b, f + 3 * fs, m + 3 * w, p, raw, measure);
-                continue;
+            if (rows == 4) {
+                state = refine_sample(b, state, m, p, 0, raw, measure, &reduction);
+                state = refine_sample(b, state, m + w, p, 1, raw, measure, &reduction);
+                state = refine_sample(b, state, m + 2 * (size_t)w, p, 2, raw, measure, &reduction);
+                state = refine_sample(b, state, m + 3 * (size_t)w, p, 3, raw, measure, &reduction);
+            } else {
+                for (uint32_t r = 0; r < rows; r++)
+                    state = refine_sample(b, state, m + (size_t)r * w, p, r, raw, measure,
+                                          &reduction);
             }
-            for (uint32_t r = 0; r < rows; r++)
-                reduction += refine_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, raw,
-                                           measure);
+            words[x] = state; /* refinement changes no other word */
         }
     }
     return reduction;
 }
 
 /* One sample of the cleanup pass outside run-length mode: coded when
- * neither significant nor visited; its visited flag cleared. */
-GJ2K_HD_INLINE double clean_sample(tier1_block_encoder *b, uint32_t *f, const uint32_t *m,
-                                   unsigned p, double value, bool first_row, bool measure)
+ * neither significant nor visited. */
+GJ2K_HD_INLINE double clean_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
+                                   unsigned p, double value, unsigned r, bool measure)
 {
-    uint32_t fl = *f;
-    double reduction = 0.0;
-    if (!(fl & (TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED))) {
-        uint32_t word = *m;
-        unsigned bit = (word >> p) & 1u;
-        mq_encoder_encode_bit(&b->mq, b->zero_context[fl & TIER1_FLAG_NEIGHBOURS], bit);
-        if (bit) {
-            encode_sign(b, f, word, first_row, false);
-            if (measure)
-                reduction = encode_error_decrease(encode_true_value(b, m), 0.0, value);
-        }
-    }
-    *f &= ~TIER1_FLAG_VISITED;
-    return reduction;
+    uint32_t state = *w;
+    if (state & (T1W_SIG((int)r, 1) | T1W_VISITED(r)))
+        return 0.0;
+    uint32_t word = *m;
+    unsigned bit = (word >> p) & 1u;
+    mq_encoder_encode_bit(&b->mq, b->zero_context[t1w_neighbours(state, r)], bit);
+    if (!bit)
+        return 0.0;
+    encode_sign(b, w, word, r, false);
+    return measure ? encode_error_decrease(encode_true_value(b, m), 0.0, value) : 0.0;
 }
 
 /* Cleanup pass (D.3.4): the samples the significance pass left, with
@@ -253,24 +255,16 @@ GJ2K_HD_INLINE double clean_sample(tier1_block_encoder *b, uint32_t *f, const ui
 TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned p, bool measure)
 {
     const double value = encode_midpoint(1u << p, p, b->half_at_zero);
-    const uint32_t quiet = TIER1_FLAG_SIGNIFICANT | TIER1_FLAG_VISITED | TIER1_FLAG_NEIGHBOURS;
-    const ptrdiff_t fs = b->fs;
     double reduction = 0.0;
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
+        uint32_t *words = b->words + (ptrdiff_t)(y0 / 4) * b->ws;
         for (uint32_t x = 0; x < w; x++) {
-            uint32_t *f = b->flags + (ptrdiff_t)y0 * fs + x;
+            uint32_t *wd = words + x;
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
             uint32_t r = 0;
-            if (rows == 4) {
-                if (((f[0] | f[fs] | f[2 * fs] | f[3 * fs]) & quiet) != 0) {
-                    reduction += clean_sample(b, f, m, p, value, true, measure);
-                    reduction += clean_sample(b, f + fs, m + w, p, value, false, measure);
-                    reduction += clean_sample(b, f + 2 * fs, m + 2 * w, p, value, false, measure);
-                    reduction += clean_sample(b, f + 3 * fs, m + 3 * w, p, value, false, measure);
-                    continue;
-                }
+            if (rows == 4 && !(*wd & (T1W_WINDOW | T1W_VISITED_ALL))) { /* run mode */
                 uint32_t k = 0;
                 while (k < 4 && !((m[(size_t)k * w] >> p) & 1u))
                     k++;
@@ -281,16 +275,22 @@ TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_RUN_LENGTH, 1);
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k >> 1);
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k & 1u);
-                uint32_t word = m[(size_t)k * w];
-                encode_sign(b, f + (ptrdiff_t)k * fs, word, k == 0, false);
+                encode_sign(b, wd, m[(size_t)k * w], k, false);
                 if (measure)
                     reduction += encode_error_decrease(encode_true_value(b, m + (size_t)k * w),
                                                        0.0, value);
                 r = k + 1;
             }
-            for (; r < rows; r++)
-                reduction += clean_sample(b, f + (ptrdiff_t)r * fs, m + (size_t)r * w, p, value,
-                                          r == 0, measure);
+            if (r == 0 && rows == 4) {
+                reduction += clean_sample(b, wd, m, p, value, 0, measure);
+                reduction += clean_sample(b, wd, m + w, p, value, 1, measure);
+                reduction += clean_sample(b, wd, m + 2 * (size_t)w, p, value, 2, measure);
+                reduction += clean_sample(b, wd, m + 3 * (size_t)w, p, value, 3, measure);
+            } else {
+                for (; r < rows; r++)
+                    reduction += clean_sample(b, wd, m + (size_t)r * w, p, value, r, measure);
+            }
+            *wd &= ~T1W_VISITED_ALL;
         }
     }
     return reduction;
@@ -333,9 +333,9 @@ GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags,
                                         unsigned style, tier1_pass_info *passes,
                                         mq_snapshot *snapshots)
 {
-    b->fs = (ptrdiff_t)b->width + 2;
-    memset(flags, 0, sizeof(uint32_t) * (size_t)b->fs * (b->height + 2));
-    b->flags = flags + b->fs + 1;
+    b->ws = (ptrdiff_t)b->width + 2;
+    memset(flags, 0, sizeof(uint32_t) * TIER1_STATE_WORDS(b->width, b->height));
+    b->words = flags + b->ws + 1;
     const bool predictable = (style & TIER1_STYLE_PREDICTABLE) != 0;
     unsigned count = 3 * planes - 2, segment_first = 0;
     size_t segment_start = 0;
