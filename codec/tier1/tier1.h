@@ -89,7 +89,8 @@ GJ2K_HD static inline bool tier1_pass_ends_segment(unsigned pass, unsigned style
 /* Scratch memory for one block at a time; reuse it across blocks (one per
  * thread). Both directions take NULL to allocate their own. */
 typedef struct tier1_workspace {
-    uint32_t flags[TIER1_MAX_FLAGS];        /* per sample, 1-sample border: TIER1_FLAG_* */
+    uint32_t flags[TIER1_MAX_FLAGS];        /* the coders' state words (tier1_words.h), which
+                                               take fewer than this */
     uint32_t magnitudes[TIER1_MAX_SAMPLES]; /* bits coded so far (encoder: all, sign in bit 31) */
     uint8_t fractions[TIER1_MAX_SAMPLES];   /* encoder: fractions of the magnitudes, 1/256 */
 } tier1_workspace;
@@ -202,30 +203,11 @@ gj2k_status tier1_decode_block(const tier1_decode_request *request, tier1_worksp
 
 /* ---------------------------------------- shared by the two directions */
 
-/* Per-sample flags. Bits 0-7: which of the 8 neighbours are significant;
- * bits 8-11: which of the 4 direct neighbours are negative (and significant).
- * In vertically causal mode a stripe's last row never sees the next stripe. */
-#define TIER1_FLAG_NW 0x001u
-#define TIER1_FLAG_N 0x002u
-#define TIER1_FLAG_NE 0x004u
-#define TIER1_FLAG_W 0x008u
-#define TIER1_FLAG_E 0x010u
-#define TIER1_FLAG_SW 0x020u
-#define TIER1_FLAG_S 0x040u
-#define TIER1_FLAG_SE 0x080u
-#define TIER1_FLAG_NEIGHBOURS 0x0FFu
-#define TIER1_FLAG_NEGATIVE_N 0x100u
-#define TIER1_FLAG_NEGATIVE_W 0x200u
-#define TIER1_FLAG_NEGATIVE_E 0x400u
-#define TIER1_FLAG_NEGATIVE_S 0x800u
-#define TIER1_FLAG_SIGNIFICANT 0x1000u
-#define TIER1_FLAG_NEGATIVE 0x2000u /* this sample, once significant */
-#define TIER1_FLAG_VISITED 0x4000u  /* coded in this plane's significance pass */
-#define TIER1_FLAG_REFINED 0x8000u  /* refined at least once (Table D.4) */
-
-/* Zero coding context (Table D.1) by band and flags & 0xFF. */
+/* Zero coding context (Table D.1) by band and neighbourhood: NW N NE W E SW
+ * S SE in bits 0-7 (t1w_neighbours, tier1_words.h). */
 extern const uint8_t tier1_zero_context[4][256];
-/* Sign coding (Tables D.2, D.3) by tier1_sign_index: context label | XOR bit << 4. */
+/* Sign coding (Tables D.2, D.3) by N, W, E, S significant in bits 0-3 and
+ * negative in bits 4-7 (t1w_sign_index): context label | XOR bit << 4. */
 extern const uint8_t tier1_sign_table[256];
 /* The tables the code being compiled reads: the host's, or on the GPU
  * their copies in device memory (codec/tier1/cuda). */
@@ -236,40 +218,6 @@ extern const uint8_t tier1_sign_table[256];
 #define TIER1_ZERO_CONTEXT tier1_zero_context
 #define TIER1_SIGN_TABLE tier1_sign_table
 #endif
-
-/* Significance of N, W, E, S in bits 0-3 and their negativity in bits 4-7. */
-GJ2K_HD static inline unsigned tier1_sign_index(uint32_t flags)
-{
-    return ((flags >> 1) & 1u) | ((flags >> 2) & 6u) | ((flags >> 3) & 8u) | ((flags >> 4) & 0xF0u);
-}
-
-/* Magnitude refinement context (Table D.4). */
-GJ2K_HD static inline unsigned tier1_refinement_context(uint32_t flags)
-{
-    if (flags & TIER1_FLAG_REFINED)
-        return 16;
-    return (flags & TIER1_FLAG_NEIGHBOURS) ? 15 : 14;
-}
-
-/* Marks the sample whose flags are at f significant and tells its
- * neighbours (rows are fs apart in the flags array). With `skip_above`
- * (vertically causal mode, first row of a stripe) the row above, the last
- * of the previous stripe, is left alone: it must not see this stripe (D.7). */
-GJ2K_HD static inline void tier1_set_significant(uint32_t *f, ptrdiff_t fs, bool negative, bool skip_above)
-{
-    uint32_t n = negative ? 1u : 0u;
-    if (!skip_above) {
-        f[-fs - 1] |= TIER1_FLAG_SE;
-        f[-fs] |= TIER1_FLAG_S | n * TIER1_FLAG_NEGATIVE_S;
-        f[-fs + 1] |= TIER1_FLAG_SW;
-    }
-    f[-1] |= TIER1_FLAG_E | n * TIER1_FLAG_NEGATIVE_E;
-    f[0] |= TIER1_FLAG_SIGNIFICANT | n * TIER1_FLAG_NEGATIVE;
-    f[1] |= TIER1_FLAG_W | n * TIER1_FLAG_NEGATIVE_W;
-    f[fs - 1] |= TIER1_FLAG_NE;
-    f[fs] |= TIER1_FLAG_N | n * TIER1_FLAG_NEGATIVE_N;
-    f[fs + 1] |= TIER1_FLAG_NW;
-}
 
 /* Checks the geometry and style of a block (not the planes). */
 bool tier1_block_is_valid(uint32_t width, uint32_t height, dwt_band band, unsigned style);

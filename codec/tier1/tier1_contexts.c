@@ -9,7 +9,7 @@
 /* Indexed by dwt_band: LL, HL, LH, HH. */
 const uint8_t tier1_zero_context[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
 
-/* Indexed by tier1_sign_index(): context label | XOR bit << 4. */
+/* Indexed by t1w_sign_index(): context label | XOR bit << 4. */
 const uint8_t tier1_sign_table[256] = TIER1_SIGN_TABLE_INITIALIZER;
 
 tier1_workspace *tier1_workspace_create(void)

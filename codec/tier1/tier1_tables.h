@@ -36,7 +36,7 @@
  * D.1 and D.3, expanded for every neighbourhood by the preprocessor. */
 #define TT_BIT(n, k) (((n) >> (k)) & 1) /* TT_: this header's helpers */
 
-/* Neighbour counts of an 8-bit neighbourhood (bit order of TIER1_FLAG_*). */
+/* Neighbour counts of an 8-bit neighbourhood (NW N NE W E SW S SE, bits 0-7). */
 #define TT_SUM_H(n) (TT_BIT(n, 3) + TT_BIT(n, 4))                           /* W, E */
 #define TT_SUM_V(n) (TT_BIT(n, 1) + TT_BIT(n, 6))                           /* N, S */
 #define TT_SUM_D(n) (TT_BIT(n, 0) + TT_BIT(n, 2) + TT_BIT(n, 5) + TT_BIT(n, 7))   /* NW, NE, SW, SE */
@@ -73,7 +73,7 @@
 
 /* Table D.2: a direct neighbour adds 1 when positive and significant, -1
  * when negative; each direction's sum is clipped to -1..1. The index here is
- * tier1_sign_index(): significance of N, W, E, S in bits 0-3, their
+ * t1w_sign_index(): significance of N, W, E, S in bits 0-3, their
  * negativity in bits 4-7. */
 #define TT_CONTRIB(n, sig, neg) (TT_BIT(n, sig) ? (TT_BIT(n, neg) ? -1 : 1) : 0)
 #define TT_CLIP(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)

@@ -68,7 +68,7 @@ GJ2K_HD_INLINE void t1w_set_significant(uint32_t *w, ptrdiff_t ws, bool causal, 
 }
 
 /* The sign context (Tables D.2, D.3) of row r of the column at w, as
- * tier1_sign_index orders it: N, W, E, S significant, then negative. */
+ * tier1_sign_table wants it: N, W, E, S significant, then negative. */
 GJ2K_HD_INLINE unsigned t1w_sign_index(const uint32_t *w, unsigned r)
 {
     uint32_t v = w[0] >> (3u * r);

@@ -12,6 +12,7 @@
 #include "test_harness.h"
 #include "tier1_test_support.h"
 #include "tier1.h"
+#include "tier1_words.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -136,30 +137,38 @@ static void test_context_tables(void)
             int d = (n & 1) + (n >> 2 & 1) + (n >> 5 & 1) + (n >> 7 & 1);
             CHECK_EQ(tier1_zero_context[band][n], table_zero_context((dwt_band)band, h, v, d));
         }
-    /* every flag word: N, W, E, S significance and sign */
-    for (uint32_t i = 0; i < 256; i++) {
-        bool sn = i & 1, sw = i & 2, se = i & 4, ss = i & 8;
-        bool nn = i & 16, nw = i & 32, ne = i & 64, ns = i & 128;
-        uint32_t flags = (sn ? TIER1_FLAG_N : 0) | (sw ? TIER1_FLAG_W : 0) |
-                         (se ? TIER1_FLAG_E : 0) | (ss ? TIER1_FLAG_S : 0) |
-                         (sn && nn ? TIER1_FLAG_NEGATIVE_N : 0) |
-                         (sw && nw ? TIER1_FLAG_NEGATIVE_W : 0) |
-                         (se && ne ? TIER1_FLAG_NEGATIVE_E : 0) |
-                         (ss && ns ? TIER1_FLAG_NEGATIVE_S : 0) | TIER1_FLAG_NW | TIER1_FLAG_SE;
-        int h = clip(contribution(sw, nw) + contribution(se, ne));
-        int v = clip(contribution(sn, nn) + contribution(ss, ns));
-        unsigned entry = tier1_sign_table[tier1_sign_index(flags)];
-        for (int r = 0; r < 9; r++)
-            if (sc_rows[r][0] == h && sc_rows[r][1] == v) {
-                CHECK_EQ(entry & 15u, sc_rows[r][2]);
-                CHECK_EQ(entry >> 4, sc_rows[r][3]);
-            }
-    }
-    /* Table D.4 */
-    CHECK_EQ(tier1_refinement_context(0), 14);
-    CHECK_EQ(tier1_refinement_context(TIER1_FLAG_SE), 15);
-    CHECK_EQ(tier1_refinement_context(TIER1_FLAG_REFINED), 16);
-    CHECK_EQ(tier1_refinement_context(TIER1_FLAG_REFINED | TIER1_FLAG_N), 16);
+    /* the state words (tier1_words.h): every neighbourhood of every row
+       reaches the zero-coding table in its order (NW N NE W E SW S SE) */
+    for (unsigned r = 0; r < 4; r++)
+        for (unsigned n = 0; n < 256; n++) {
+            static const int at[8][2] = {{-1, 0}, {-1, 1}, {-1, 2}, {0, 0},
+                                         {0, 2},  {1, 0},  {1, 1},  {1, 2}};
+            uint32_t word = T1W_SIG((int)r, 1); /* the sample itself: ignored */
+            for (unsigned k = 0; k < 8; k++)
+                if (n >> k & 1)
+                    word |= T1W_SIG((int)r + at[k][0], at[k][1]);
+            CHECK_EQ(t1w_neighbours(word, r), n);
+        }
+    /* every N, W, E, S significance and sign, on every row */
+    for (unsigned r = 0; r < 4; r++)
+        for (uint32_t i = 0; i < 256; i++) {
+            bool sn = i & 1, sw = i & 2, se = i & 4, ss = i & 8;
+            bool nn = i & 16, nw = i & 32, ne = i & 64, ns = i & 128;
+            uint32_t w[3] = {0, T1W_SIG((int)r - 1, 0) | T1W_SIG((int)r + 1, 2), 0};
+            w[1] |= (sn ? T1W_SIG((int)r - 1, 1) : 0) | (sw ? T1W_SIG((int)r, 0) : 0) |
+                    (se ? T1W_SIG((int)r, 2) : 0) | (ss ? T1W_SIG((int)r + 1, 1) : 0) |
+                    (sn && nn ? T1W_NEG((int)r - 1) : 0) | (ss && ns ? T1W_NEG((int)r + 1) : 0);
+            w[0] = sw && nw ? T1W_NEG((int)r) : 0; /* the column to the left, its row r */
+            w[2] = se && ne ? T1W_NEG((int)r) : 0;
+            int h = clip(contribution(sw, nw) + contribution(se, ne));
+            int v = clip(contribution(sn, nn) + contribution(ss, ns));
+            unsigned entry = tier1_sign_table[t1w_sign_index(&w[1], r)];
+            for (int k = 0; k < 9; k++)
+                if (sc_rows[k][0] == h && sc_rows[k][1] == v) {
+                    CHECK_EQ(entry & 15u, sc_rows[k][2]);
+                    CHECK_EQ(entry >> 4, sc_rows[k][3]);
+                }
+        }
     /* Table D.7 */
     mq_context c[MQ_NUM_CONTEXTS];
     mq_reset_contexts(c);
