@@ -35,10 +35,3 @@ void *large_buffer_calloc(size_t count, size_t size)
         large_buffer_advise(p, count * size); /* calloc checked the product */
     return p;
 }
-
-void *large_buffer_malloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    large_buffer_advise(p, bytes);
-    return p;
-}

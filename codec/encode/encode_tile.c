@@ -12,7 +12,6 @@
 #include "forward_plane.h"
 #include "ht_encode.h"
 #include "ht_plane_window.h"
-#include "large_buffer.h"
 #include "parallel_pool.h"
 #include "plane_gate.h"
 #include "tier1.h"
@@ -669,9 +668,9 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
             break;
         plane->rect = out->components[c].rect;
         size_t area = rect_area(plane->rect);
-        plane->integers = large_buffer_malloc((area ? area : 1) * sizeof *plane->integers);
+        plane->integers = malloc((area ? area : 1) * sizeof *plane->integers);
         if (!plane->reversible)
-            plane->fractions = large_buffer_malloc(area ? area : 1);
+            plane->fractions = malloc(area ? area : 1);
         if (plane->integers == NULL || (!plane->reversible && plane->fractions == NULL))
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
@@ -683,7 +682,7 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
         *on_gpu = use_gpu;
     for (uint32_t c = 0; c < n && status == GJ2K_OK && !use_gpu && !plan->reversible; c++) {
         size_t area = rect_area(planes[c].rect); /* the CPU's 9/7 works in floats */
-        planes[c].floats = large_buffer_malloc((area ? area : 1) * sizeof *planes[c].floats);
+        planes[c].floats = malloc((area ? area : 1) * sizeof *planes[c].floats);
         if (planes[c].floats == NULL)
             status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
                                "out of memory for tile %u component %u", tile_index, c);
