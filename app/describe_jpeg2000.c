@@ -273,8 +273,15 @@ int describe_jpeg2000(const char *path, bool json)
     codeblock_census census = {0};
     bool counted = false;
     if (status == GJ2K_OK && census_wanted(cs)) {
-        status = codeblock_census_of(cs, codestream, &census, &error);
-        counted = status == GJ2K_OK;
+        /* the headers are described whatever the packets hold */
+        gj2k_error census_error = {0};
+        counted = codeblock_census_of(cs, codestream, &census, &census_error) == GJ2K_OK;
+        if (!counted) {
+            char message[sizeof census_error.message + 40];
+            snprintf(message, sizeof message, "code-blocks not counted: %s",
+                     census_error.message);
+            report_warning((void *)path, message);
+        }
     }
     if (status == GJ2K_OK && json) {
         printf("{\"file\": ");
