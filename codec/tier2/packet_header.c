@@ -209,10 +209,16 @@ gj2k_status packet_read(packet_header *header, tile_precinct *precinct, unsigned
 {
     header_clear(header);
     size_t body_start = body->position, headers_start = headers->position;
-    if (use_sop && body->size - body->position >= J2K_SOP_SEGMENT_SIZE &&
-        j2k_sop_parse(stream_at(body), body->size - body->position, &header->sop_sequence)) {
+    size_t left = body->size - body->position;
+    if (use_sop && left >= J2K_SOP_SEGMENT_SIZE &&
+        j2k_sop_parse(stream_at(body), left, &header->sop_sequence)) {
         header->sop_found = true;
         body->position += J2K_SOP_SEGMENT_SIZE;
+    } else if (use_sop && left > 0 && left < J2K_SOP_SEGMENT_SIZE && stream_at(body)[0] == 0xFF &&
+               (left == 1 || stream_at(body)[1] == 0x91)) {
+        /* A.8.1: an SOP marker segment cut short, not a body (code-block data
+           never holds 0xFF91, nor ends on 0xFF) */
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED, "SOP marker segment cut short");
     }
     packet_bit_reader bits;
     packet_bit_reader_init(&bits, stream_at(headers), headers->size - headers->position);

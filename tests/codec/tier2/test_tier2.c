@@ -717,6 +717,44 @@ static void test_tile_damaged_data(void)
     }
 }
 
+/* A body cut inside a packet's SOP marker segment (A.8.1) is truncation,
+ * never code-block data: with packed headers the header reads whole, and
+ * the bytes of a cut SOP must not reach the block. */
+static void test_sop_cut_short(void)
+{
+    static const uint8_t bytes[4] = {0x52, 0x13, 0x40, 0x07};
+    size_t lengths[1] = {4};
+    uint8_t layer_passes[1] = {1};
+    tile_codeblock_source source = {.data = bytes, .pass_lengths = lengths, .num_passes = 1,
+                                    .layer_passes = layer_passes};
+    for (size_t keep = 0; keep <= 10; keep++) {
+        tile_component enc, dec;
+        single_block(&enc, 0);
+        single_block(&dec, 0);
+        enc.resolutions[0].precincts[0].bands[0].blocks[0].source = &source;
+        byte_buffer heads = {0}, body = {0};
+        packet_write_options o = {.num_layers = 1, .use_sop = true};
+        REQUIRE(packet_write(&enc.resolutions[0].precincts[0], 1, 0, 0, &o, &heads, &body, NULL,
+                             NULL) == GJ2K_OK);
+        REQUIRE(body.size == 10); /* SOP (6), then the block's 4 bytes */
+        packet_stream hs = {.data = heads.data, .size = heads.size};
+        packet_stream bs = {.data = body.data, .size = keep};
+        packet_header h = {0};
+        gj2k_status status = packet_read(&h, &dec.resolutions[0].precincts[0], 1, 0, 0, true,
+                                         false, &hs, &bs, NULL);
+        CHECK_EQ(status, keep == 10 ? GJ2K_OK : GJ2K_ERROR_TRUNCATED);
+        CHECK_EQ(h.num_complete, keep == 10 ? 1u : 0u);
+        if (keep == 10)
+            CHECK(h.contributions[0].bytes == 4 &&
+                  memcmp(h.contributions[0].data, bytes, 4) == 0);
+        packet_header_free(&h);
+        byte_buffer_free(&heads);
+        byte_buffer_free(&body);
+        tile_component_free(&enc);
+        tile_component_free(&dec);
+    }
+}
+
 static const test_case cases[] = {
     {"precincts_sum_to_tile", test_precincts_sum_to_tile},
     {"tag_tree_hand_example", test_tag_tree_hand_example},
@@ -727,6 +765,7 @@ static const test_case cases[] = {
     {"packet_round_trip_random", test_packet_round_trip_random},
     {"tile_round_trip", test_tile_round_trip},
     {"tile_damaged_data", test_tile_damaged_data},
+    {"sop_cut_short", test_sop_cut_short},
 };
 
 TEST_MAIN(cases)
