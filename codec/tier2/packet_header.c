@@ -323,10 +323,9 @@ static size_t pass_end(const tile_codeblock_source *s, unsigned passes)
     return passes == 0 ? 0 : s->pass_lengths[passes - 1];
 }
 
-uint64_t packet_source_bytes(const packet_piece_source *s, unsigned from, unsigned to)
+uint64_t packet_source_bytes(const tile_codeblock_source *s, unsigned from, unsigned to)
 {
-    size_t start = from == 0 ? 0 : s->pass_lengths[from - 1];
-    size_t stop = to == 0 ? 0 : s->pass_lengths[to - 1];
+    size_t start = pass_end(s, from), stop = pass_end(s, to);
     return stop >= start ? stop - start : UINT64_MAX; /* UINT64_MAX: refused as a length */
 }
 
@@ -391,17 +390,15 @@ static gj2k_status write_block(tile_precinct_band *pb, uint32_t x, uint32_t y, u
     }
     packet_write_pass_count(bits, n);
     packet_plan plan = {.lblock = block->lblock, .coder = block->coder};
-    packet_piece_source pieces = {.pass_lengths = s->pass_lengths, .num_passes = s->num_passes,
-                                  .part1 = block->source->part1};
     gj2k_status status = GJ2K_OK;
     if ((style & J2K_CBLK_HT) && block->coder == TILE_CODER_AS_STYLED) {
-        status = packet_plan_ht_opening(&pieces, first, n, style, &plan, error);
+        status = packet_plan_ht_opening(s, block->source->part1, first, n, style, &plan, error);
     } else {
         unsigned block_style = tile_codeblock_style(block, style);
         for (unsigned pass = first, left = n; left > 0 && status == GJ2K_OK;) {
             unsigned m = packet_piece_passes(pass, left, block_style);
-            status = packet_plan_add(&plan, packet_source_bytes(&pieces, pass, pass + m), m,
-                                     false, error);
+            status = packet_plan_add(&plan, packet_source_bytes(s, pass, pass + m), m, false,
+                                     error);
             pass += m;
             left -= m;
         }

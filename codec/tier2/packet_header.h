@@ -66,14 +66,9 @@ gj2k_status packet_read_ht_opening(packet_header *h, tile_codeblock *block,
                                    packet_contribution *c, unsigned style,
                                    packet_bit_reader *bits, gj2k_error *error);
 
-/* Writer: a block's passes as cumulative byte counts (tile_codeblock_source). */
-typedef struct packet_piece_source {
-    const size_t *pass_lengths;
-    unsigned num_passes;
-    bool part1; /* tile_codeblock_source.part1 */
-} packet_piece_source;
-/* The bytes of passes from..to-1. */
-uint64_t packet_source_bytes(const packet_piece_source *s, unsigned from, unsigned to);
+/* Writer: the bytes of passes from..to-1 of a source (tile_codeblock_source:
+ * cumulative counts), UINT64_MAX where they decrease. */
+uint64_t packet_source_bytes(const tile_codeblock_source *s, unsigned from, unsigned to);
 
 /* Writer: the lengths one contribution of a block sends. */
 typedef struct packet_plan {
@@ -87,10 +82,11 @@ typedef struct packet_plan {
 gj2k_status packet_plan_add(packet_plan *plan, uint64_t length, unsigned passes,
                             bool marked_cleanup, gj2k_error *error);
 /* The writer's mirror of packet_read_ht_opening: plans the n passes from
- * `first` of an HT block whose first cleanup pass is still to be sent. */
-gj2k_status packet_plan_ht_opening(const packet_piece_source *s,
-                                   unsigned first, unsigned n, unsigned style,
-                                   packet_plan *plan, gj2k_error *error);
+ * `first` of an HT block whose first cleanup pass is still to be sent;
+ * `part1`: the block is a Part 1 one (tile_codeblock_source.part1). */
+gj2k_status packet_plan_ht_opening(const tile_codeblock_source *s, bool part1, unsigned first,
+                                   unsigned n, unsigned style, packet_plan *plan,
+                                   gj2k_error *error);
 
 /* A cursor over bytes. */
 typedef struct packet_stream {

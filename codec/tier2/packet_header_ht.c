@@ -76,8 +76,7 @@ gj2k_status packet_read_ht_opening(packet_header *h, tile_codeblock *block,
     if (!mixed)
         return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                          "packet header: HT placeholder passes with %u bytes", length);
-    unsigned part1 = style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED);
-    if (first != 0 || packet_piece_passes(0, n, part1) < n)
+    if (first != 0 || packet_piece_passes(0, n, tile_part1_style(style)) < n)
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
                          "packet header: a Part 1 code-block of an HT MIXED tile-component "
                          "starts %s", first != 0 ? "after HT placeholder passes"
@@ -87,18 +86,17 @@ gj2k_status packet_read_ht_opening(packet_header *h, tile_codeblock *block,
     return packet_header_add_piece(h, length, n, error);
 }
 
-gj2k_status packet_plan_ht_opening(const packet_piece_source *s,
-                                   unsigned first, unsigned n, unsigned style,
-                                   packet_plan *plan, gj2k_error *error)
+gj2k_status packet_plan_ht_opening(const tile_codeblock_source *s, bool part1, unsigned first,
+                                   unsigned n, unsigned style, packet_plan *plan,
+                                   gj2k_error *error)
 {
     bool mixed = (style & J2K_CBLK_HT_MIXED) != 0;
-    if (s->part1) { /* a Part 1 block of a MIXED tile-component: one segment */
+    if (part1) { /* a Part 1 block of a MIXED tile-component: one segment */
         if (!mixed)
             return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                              "a Part 1 code-block in an HT tile-component that is not MIXED");
-        unsigned part1 = style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED);
         uint64_t length = packet_source_bytes(s, first, first + n);
-        if (first != 0 || length == 0 || packet_piece_passes(0, n, part1) < n)
+        if (first != 0 || length == 0 || packet_piece_passes(0, n, tile_part1_style(style)) < n)
             return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                              "a Part 1 code-block of an HT MIXED tile-component must open with "
                              "bytes in one codeword segment");

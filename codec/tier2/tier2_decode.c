@@ -61,10 +61,10 @@ static gj2k_status commit_packet(const packet_header *h, unsigned style, gj2k_er
 {
     for (size_t i = 0; i < h->num_complete; i++) {
         const packet_contribution *c = &h->contributions[i];
-        c->block->placeholder_passes += c->placeholder_passes; /* T.814 Annex B */
         const tier1_segment *pieces = c->num_pieces > 0 ? &h->pieces[c->first_piece] : NULL;
-        gj2k_status status = tile_codeblock_append(c->block, c->data, (size_t)c->bytes, pieces,
-                                                   (unsigned)c->num_pieces, style, error);
+        gj2k_status status =
+            tile_codeblock_append(c->block, c->data, (size_t)c->bytes, pieces,
+                                  (unsigned)c->num_pieces, c->placeholder_passes, style, error);
         if (status != GJ2K_OK)
             return status;
     }

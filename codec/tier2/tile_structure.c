@@ -286,8 +286,9 @@ void tile_component_reset(tile_component *tc)
 
 gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, size_t size,
                                   const tier1_segment *pieces, unsigned num_pieces,
-                                  unsigned style, gj2k_error *error)
+                                  unsigned placeholder_passes, unsigned style, gj2k_error *error)
 {
+    block->placeholder_passes += placeholder_passes;
     if (size > block->capacity - block->size) {
         if (size > SIZE_MAX / 2 - block->size)
             return gj2k_fail(error, GJ2K_ERROR_LIMIT, "code-block data too large");

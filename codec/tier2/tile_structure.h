@@ -176,10 +176,13 @@ static inline uint32_t tile_resolution_num_precincts(const tile_resolution *res)
 
 /* The code-block style a block is coded with: `style`, its tile-component's,
  * less the HT bits for a Part 1 block of an HT MIXED one. */
+static inline unsigned tile_part1_style(unsigned style)
+{
+    return style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED);
+}
 static inline unsigned tile_codeblock_style(const tile_codeblock *block, unsigned style)
 {
-    return block->coder == TILE_CODER_PART1 ? style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED)
-                                            : style;
+    return block->coder == TILE_CODER_PART1 ? tile_part1_style(style) : style;
 }
 
 /* What Tier-1 decodes of a received block: for HT, its last HT set whose
@@ -207,10 +210,12 @@ typedef enum tile_coded_status {
 tile_coded_status tile_codeblock_coded_of(const tile_codeblock *block, unsigned style,
                                           unsigned magnitude_bits, tile_codeblock_coded *out);
 
-/* Appends bytes and segments to a code-block's received data (decoder);
- * `style` is the tile-component's. */
+/* Appends one packet's contribution to a code-block's received data
+ * (decoder): its bytes, the lengths it gave (`pieces`, may be NULL when
+ * none) and, for an HT block, the placeholder passes before them (T.814
+ * Annex B: in no segment); `style` is the tile-component's. */
 gj2k_status tile_codeblock_append(tile_codeblock *block, const uint8_t *bytes, size_t size,
                                   const tier1_segment *pieces, unsigned num_pieces,
-                                  unsigned style, gj2k_error *error);
+                                  unsigned placeholder_passes, unsigned style, gj2k_error *error);
 
 #endif

@@ -7,13 +7,12 @@
 #include "error.h"
 #include "tier2_encode.h"
 
-
 unsigned transcode_output_style(unsigned style, bool to_ht)
 {
     /* HT blocks: of the Part 1 bits only the vertically causal one means
        anything (to the SigProp and MagRef passes); Part 1 keeps bits 0-5 */
     return to_ht ? J2K_CBLK_HT | (style & J2K_CBLK_VERTICAL_CAUSAL)
-                 : style & ~(unsigned)(J2K_CBLK_HT | J2K_CBLK_HT_MIXED);
+                 : tile_part1_style(style);
 }
 
 /* A copy of a header's parameters with the output's code-block style and

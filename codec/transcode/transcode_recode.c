@@ -103,7 +103,6 @@ static gj2k_status recode_ht(const transcode_block *b, const transcode_coefficie
     out->layer_passes[0] = 1;
     out->source = (tile_codeblock_source){.num_passes = 1, .layer_passes = out->layer_passes,
                                           .choices = &out->choice};
-    out->included = true;
     return GJ2K_OK;
 }
 
@@ -194,7 +193,6 @@ static gj2k_status recode_part1(const transcode_block *b, const transcode_coeffi
                                               .num_passes = count,
                                               .missing_msbs = b->magnitude_bits - num_planes,
                                               .layer_passes = out->layer_passes};
-        out->included = true;
         return GJ2K_OK;
     }
 }

@@ -32,8 +32,6 @@
 
 /* A block coded again: what Tier-2 sends of it (`source`, one layer). */
 typedef struct transcode_recoded {
-    bool included;             /* false: nothing to send (every coefficient zero); the
-                                  source then sends no pass */
     bool lost_partial_plane;   /* the bits of a partially decoded plane were dropped */
     bool truncated;            /* the input's block stops above plane 0 or within a plane */
     bool damaged;              /* the input's block is damaged (transcode_coefficients) */

@@ -18,12 +18,7 @@ void transcode_tile_free(transcode_tile *tile)
     memset(tile, 0, sizeof *tile);
 }
 
-unsigned transcode_block_style(const transcode_tile *tile, const transcode_block *b)
-{
-    return tile_codeblock_style(b->block, tile->components[b->component].coding.code_block_style);
-}
-
-/* Component c's parameters and structure; refuses what the transcoder cannot carry. */
+/* Component c's parameters and structure. */
 static gj2k_status prepare_component(const j2k_codestream *cs, const j2k_tile *tile,
                                      transcode_tile *out, uint32_t c, gj2k_error *error)
 {
@@ -33,10 +28,6 @@ static gj2k_status prepare_component(const j2k_codestream *cs, const j2k_tile *t
                                                     tile ? &tile->header : NULL, c, p, error);
     if (status != GJ2K_OK)
         return status;
-    if (p->roi_shift != 0)
-        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
-                         "tile %u, component %u: a region of interest (RGN, shift %u) scales its "
-                         "coefficients; transcoding it is not supported", t, c, p->roi_shift);
     status = tile_component_init(&out->components[c], j2k_tile_rect(&cs->siz, t),
                                  cs->siz.components[c].dx, cs->siz.components[c].dy, &p->coding,
                                  0, error);
@@ -102,8 +93,7 @@ static gj2k_status list_blocks(transcode_tile *out, gj2k_warning_fn warning, voi
                                              "tile %u: more code-blocks than its structure counts",
                                              out->index);
                         transcode_block *o = &out->blocks[n++];
-                        *o = (transcode_block){.block = cb, .component = c, .precinct = k,
-                                               .resolution = (uint8_t)r,
+                        *o = (transcode_block){.block = cb, .component = c,
                                                .subband_index = band->subband_index,
                                                .band = band->orientation,
                                                .width = cb->rect.x1 - cb->rect.x0,

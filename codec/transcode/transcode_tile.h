@@ -22,8 +22,6 @@
 typedef struct transcode_block {
     tile_codeblock *block;   /* in its tile-component's structure (its Tier-2 data) */
     uint32_t component;
-    uint32_t precinct;       /* in its resolution */
-    uint8_t resolution;
     uint8_t subband_index;   /* QCD order */
     dwt_band band;
     uint32_t width, height;
@@ -49,19 +47,13 @@ typedef struct transcode_tile {
 /*
  * Resolves the coding parameters of tile `tile_index` of `cs` (whose bytes
  * are `codestream`), builds its structure and reads every packet of every
- * layer into it. Refuses a region of interest (RGN with a shift: the
- * coefficients are scaled, GJ2K_ERROR_UNSUPPORTED) and what the decoder
- * refuses (HT mixed with Part 1 code-blocks, T.814 MIXED). Damaged packets
- * end the walk with a warning, as in the decoder. On failure *out holds
- * nothing to free.
+ * layer into it. Damaged packets end the walk with a warning, as in the
+ * decoder. On failure *out holds nothing to free.
  */
 gj2k_status transcode_tile_read(const j2k_codestream *cs, const uint8_t *codestream,
                                 uint32_t tile_index, gj2k_warning_fn warning,
                                 void *warning_user, transcode_tile *out, gj2k_error *error);
 void transcode_tile_free(transcode_tile *tile);
-
-/* The code-block style of block b's component in the tile (Table A.19). */
-unsigned transcode_block_style(const transcode_tile *tile, const transcode_block *b);
 
 /* What Tier-1 recovered of one code-block. */
 typedef struct transcode_coefficients {

@@ -54,7 +54,7 @@ static gj2k_status recode_block(void *context, size_t index, unsigned worker)
     transcode_coefficients *decoded = run->decoded[worker];
     transcode_recoder *r = &run->recoders[worker];
     gj2k_status status = transcode_block_decode(b, r->workspace, &run->lookup, decoded);
-    unsigned style = transcode_output_style(transcode_block_style(w->tile, b), run->to_ht);
+    unsigned style = transcode_output_style(b->coded.style, run->to_ht);
     if (status == GJ2K_OK)
         status = transcode_block_recode(b, decoded, run->to_ht, style, r, &w->recoded[index]);
     if (status == GJ2K_OK)
@@ -94,8 +94,16 @@ static gj2k_status transcode_one_tile(transcode_run *run, uint32_t t, transcode_
     transcode_tile tile;
     gj2k_status status = transcode_tile_read(run->cs, run->codestream, t, o->warning,
                                              o->warning_user, &tile, error);
-    if (status != GJ2K_OK)
+    for (uint32_t c = 0; status == GJ2K_OK && c < tile.num_components; c++)
+        if (tile.params[c].roi_shift != 0) /* the coefficients are scaled (Annex H) */
+            status = gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                               "tile %u, component %u: a region of interest (RGN, shift %u) "
+                               "scales its coefficients; transcoding it is not supported",
+                               t, c, tile.params[c].roi_shift);
+    if (status != GJ2K_OK) {
+        transcode_tile_free(&tile);
         return status;
+    }
     double read = now_seconds();
     run->report.tier2_in_ms += (read - start) * 1e3;
     if (tile.params[0].layers > run->report.input_layers)
@@ -121,7 +129,7 @@ static gj2k_status transcode_one_tile(transcode_run *run, uint32_t t, transcode_
         if (b->num_planes == 0)
             continue;
         run->report.num_codeblocks++;
-        run->report.ht_codeblocks += (transcode_block_style(&tile, b) & TIER1_STYLE_HT) != 0;
+        run->report.ht_codeblocks += (b->coded.style & TIER1_STYLE_HT) != 0;
         run->report.truncated_blocks += r->truncated;
         damaged += r->damaged;
         lost += r->lost_partial_plane;

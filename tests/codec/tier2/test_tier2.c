@@ -375,7 +375,8 @@ static void test_segment_lengths_by_style(void)
         CHECK_EQ(h.num_pieces, pieces[l]);
         const packet_contribution *c = &h.contributions[0];
         REQUIRE(tile_codeblock_append(c->block, c->data, c->bytes, &h.pieces[c->first_piece],
-                                      (unsigned)c->num_pieces, TIER1_STYLE_BYPASS, NULL) == GJ2K_OK);
+                                      (unsigned)c->num_pieces, 0, TIER1_STYLE_BYPASS,
+                                      NULL) == GJ2K_OK);
     }
     CHECK_EQ(st.position, out.size);
     /* Segments: [0-9] [10-11] [12] [13-14] [15]. */
@@ -438,7 +439,8 @@ static void test_packet_round_trip_random(void)
                         const packet_contribution *c = &h.contributions[i];
                         REQUIRE(tile_codeblock_append(c->block, c->data, c->bytes,
                                                       &h.pieces[c->first_piece],
-                                                      (unsigned)c->num_pieces, style, NULL) == GJ2K_OK);
+                                                      (unsigned)c->num_pieces, 0, style,
+                                                      NULL) == GJ2K_OK);
                     }
                 }
         CHECK_EQ(bs.position, body.size);

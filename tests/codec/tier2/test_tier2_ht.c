@@ -157,10 +157,10 @@ static void ht_sets_round_trip_random(void)
             REQUIRE(s == GJ2K_OK);
             for (size_t i = 0; i < h.num_contributions; i++) { /* as tier2_decode commits */
                 const packet_contribution *c = &h.contributions[i];
-                c->block->placeholder_passes += c->placeholder_passes;
                 const tier1_segment *pieces = c->num_pieces ? &h.pieces[c->first_piece] : NULL;
                 REQUIRE(tile_codeblock_append(c->block, c->data, c->bytes, pieces,
-                                              (unsigned)c->num_pieces, style, NULL) == GJ2K_OK);
+                                              (unsigned)c->num_pieces, c->placeholder_passes,
+                                              style, NULL) == GJ2K_OK);
             }
             for (size_t i = 0; i < n; i++) {
                 const tile_codeblock *got = &pd->bands[0].blocks[i];

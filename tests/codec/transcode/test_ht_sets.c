@@ -29,21 +29,6 @@ static void put32(uint8_t *p, uint32_t v)
     put16(p + 2, v & 0xFFFF);
 }
 
-/* The main header's marker segment `marker` (its offset), or 0; *end the
- * offset of the first SOT. */
-static size_t find_marker(const coded_file *f, uint16_t marker, size_t *end)
-{
-    size_t found = 0, at = 2;
-    while (at + 4 <= f->size && be16(f->data + at) != J2K_SOT) {
-        if (be16(f->data + at) == marker)
-            found = at;
-        at += 2 + be16(f->data + at + 2);
-    }
-    if (end != NULL)
-        *end = at;
-    return found;
-}
-
 /* A block's bytes as Tier-2 sends them again (sources point here). */
 typedef struct spliced_block {
     uint8_t *data;
@@ -238,10 +223,15 @@ static gj2k_image *decode_on(const coded_file *f, unsigned layers, gj2k_device d
     return image;
 }
 
-static gj2k_image *decode_layers(const coded_file *f, unsigned layers)
+/* The image encoded with `options` as Part 1 and as HT (its
+ * high_throughput set), and the two spliced into *mixed (splice). */
+static void mixed_of(const gj2k_image *image, gj2k_encode_options options, coded_file *part1,
+                     coded_file *ht, coded_file *mixed)
 {
-    gj2k_status status;
-    return decode_on(f, layers, GJ2K_DEVICE_CPU, &status);
+    REQUIRE(encode_image(image, &options, part1));
+    options.high_throughput = true;
+    REQUIRE(encode_image(image, &options, ht));
+    REQUIRE(splice(ht, part1, mixed));
 }
 
 /* Lossless: Part 1 and HT blocks of one image, placeholders and two HT
@@ -260,10 +250,7 @@ static void mixed_lossless_decodes_alike(void)
                                        .code_block_height = shapes[s].block,
                                        .num_resolutions = 4};
         coded_file part1 = {0}, ht = {0}, mixed = {0};
-        REQUIRE(encode_image(image, &options, &part1));
-        options.high_throughput = true;
-        REQUIRE(encode_image(image, &options, &ht));
-        REQUIRE(splice(&ht, &part1, &mixed));
+        mixed_of(image, options, &part1, &ht, &mixed);
         check_facts(&mixed);
         gj2k_image *decoded = decode_raw(&mixed);
         CHECK(images_equal(decoded, image));
@@ -272,7 +259,8 @@ static void mixed_lossless_decodes_alike(void)
         CHECK(census.with_data > 8);
         /* the first layer alone: the Part 1 blocks of layer 1 and the second
            HT sets missing, the first sets a plane too high: it decodes */
-        gj2k_image *first = decode_layers(&mixed, 1);
+        gj2k_status status;
+        gj2k_image *first = decode_on(&mixed, 1, GJ2K_DEVICE_CPU, &status);
         CHECK(first != NULL && !images_equal(first, image));
         /* both transcoder directions take it */
         coded_file to_part1 = {0}, to_ht = {0};
@@ -347,10 +335,7 @@ static void gpu_decodes_alike(void)
     gj2k_encode_options options = {.threads = 1, .code_block_width = 16,
                                    .code_block_height = 16};
     coded_file part1 = {0}, ht = {0}, mixed = {0};
-    REQUIRE(encode_image(image, &options, &part1));
-    options.high_throughput = true;
-    REQUIRE(encode_image(image, &options, &ht));
-    REQUIRE(splice(&ht, &part1, &mixed));
+    mixed_of(image, options, &part1, &ht, &mixed);
     gj2k_status status;
     gj2k_image *gpu = decode_on(&mixed, 0, GJ2K_DEVICE_GPU, &status);
     if (status == GJ2K_ERROR_DEVICE) {

@@ -103,6 +103,21 @@ bool images_equal(const gj2k_image *a, const gj2k_image *b)
     return true;
 }
 
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+size_t find_marker(const coded_file *f, uint16_t marker, size_t *end)
+{
+    size_t found = 0, at = 2;
+    while (at + 4 <= f->size && be16(f->data + at) != 0xFF90u /* SOT */) {
+        if (be16(f->data + at) == marker)
+            found = at;
+        at += 2 + be16(f->data + at + 2);
+    }
+    if (end != NULL)
+        *end = at;
+    return found;
+}
+
 bool codestream_facts(const coded_file *f, bool *part15, bool *has_cap, unsigned *style,
                       unsigned *layers)
 {

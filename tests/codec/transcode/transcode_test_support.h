@@ -35,6 +35,11 @@ gj2k_image *decode_raw(const coded_file *f);
 /* Same geometry and samples. */
 bool images_equal(const gj2k_image *a, const gj2k_image *b);
 
+/* The offset of the main header's marker segment `marker` (the last one),
+ * or 0; *end (may be NULL) gets the offset of the first SOT, where the main
+ * header ends. */
+size_t find_marker(const coded_file *f, uint16_t marker, size_t *end);
+
 /* Whether the codestream's main header has a CAP and Rsiz bit 14, and its
  * COD's code-block style. */
 bool codestream_facts(const coded_file *f, bool *part15, bool *has_cap, unsigned *style,
