@@ -7,53 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t get_u32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-/* Reads the box at `at` into *box; LBox 1 takes the 64-bit XLBox, LBox 0
- * runs to the end of the data (Annex I.4). */
-static gj2k_status read_span(const uint8_t *data, size_t size, size_t at, jp2_box_span *box,
-                             gj2k_error *error)
-{
-    size_t available = size - at;
-    if (available < 8)
-        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
-                         "JP2: %zu bytes at offset %zu, too few for a box header", available, at);
-    uint64_t length = get_u32(data + at);
-    box->type = get_u32(data + at + 4);
-    box->start = at;
-    size_t header = 8;
-    if (length == 1) {
-        if (available < 16)
-            return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
-                             "JP2: the box at offset %zu ends inside its XLBox field", at);
-        length = ((uint64_t)get_u32(data + at + 8) << 32) | get_u32(data + at + 12);
-        header = 16;
-        if (length < 16)
-            return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
-                             "JP2: the box at offset %zu has XLBox %llu (16 at least)", at,
-                             (unsigned long long)length);
-    } else if (length == 0) {
-        length = available;
-    } else if (length < 8) {
-        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
-                         "JP2: the box at offset %zu has reserved length %llu", at,
-                         (unsigned long long)length);
-    }
-    if (length > available) {
-        if (box->type != JP2_BOX_CODESTREAM)
-            return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
-                             "JP2: the box at offset %zu claims %llu bytes, %zu remain", at,
-                             (unsigned long long)length, available);
-        length = available; /* a cut-off codestream, clipped as jp2_file_read does */
-    }
-    box->content = at + header;
-    box->end = at + (size_t)length;
-    return GJ2K_OK;
-}
-
 gj2k_status jp2_file_list_boxes(const uint8_t *data, size_t size, jp2_box_span **boxes,
                                 size_t *count, gj2k_error *error)
 {
@@ -66,7 +19,7 @@ gj2k_status jp2_file_list_boxes(const uint8_t *data, size_t size, jp2_box_span *
     gj2k_status status = GJ2K_OK;
     for (size_t at = 0; at < size && status == GJ2K_OK;) {
         jp2_box_span box;
-        status = read_span(data, size, at, &box, error);
+        status = jp2_box_span_read(data, at, size, NULL, NULL, &box, error);
         if (status != GJ2K_OK)
             break;
         if (n == capacity) {
@@ -90,14 +43,6 @@ gj2k_status jp2_file_list_boxes(const uint8_t *data, size_t size, jp2_box_span *
     return GJ2K_OK;
 }
 
-/* Whether the codestream declares Part 15 (HTJ2K): SOC, then SIZ whose
- * Rsiz has bit 14 (T.814 A.2). */
-static bool uses_part15(const uint8_t *codestream, size_t size)
-{
-    return size >= 8 && codestream[0] == 0xFF && codestream[1] == 0x4F &&
-           codestream[2] == 0xFF && codestream[3] == 0x51 && (codestream[6] & 0x40) != 0;
-}
-
 /* ftyp (I.5.2) for the new codestream, from the old one's contents. */
 static gj2k_status write_file_type(byte_buffer *out, const uint8_t *content, size_t size,
                                    bool jph, gj2k_error *error)
@@ -105,7 +50,7 @@ static gj2k_status write_file_type(byte_buffer *out, const uint8_t *content, siz
     if (size < 8 || size % 4 != 0)
         return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                          "JP2: ftyp box of %zu bytes (8 + 4n expected)", size);
-    uint32_t brand = get_u32(content), minor = get_u32(content + 4);
+    uint32_t brand = jp2_be32(content), minor = jp2_be32(content + 4);
     if (jph)
         brand = JP2_BRAND_JPH;
     else if (brand == JP2_BRAND_JPH)
@@ -117,7 +62,7 @@ static gj2k_status write_file_type(byte_buffer *out, const uint8_t *content, siz
     byte_buffer_put_u32_be(out, minor);
     byte_buffer_put_u32_be(out, jph ? JP2_BRAND_JPH : JP2_BRAND_JP2);
     for (size_t at = 8; at < size; at += 4) {
-        uint32_t listed = get_u32(content + at);
+        uint32_t listed = jp2_be32(content + at);
         if (listed != JP2_BRAND_JP2 && listed != JP2_BRAND_JPH)
             byte_buffer_put_u32_be(out, listed);
     }
@@ -129,22 +74,6 @@ static gj2k_status write_file_type(byte_buffer *out, const uint8_t *content, siz
         out->data[start + 3] = (uint8_t)length;
     }
     return GJ2K_OK;
-}
-
-/* jp2c (I.5.4), with XLBox when the length does not fit LBox. */
-static void write_codestream_box(byte_buffer *out, const uint8_t *codestream, size_t size)
-{
-    if ((uint64_t)size + 8 > UINT32_MAX) {
-        uint64_t length = (uint64_t)size + 16;
-        byte_buffer_put_u32_be(out, 1);
-        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
-        byte_buffer_put_u32_be(out, (uint32_t)(length >> 32));
-        byte_buffer_put_u32_be(out, (uint32_t)length);
-    } else {
-        byte_buffer_put_u32_be(out, (uint32_t)(size + 8));
-        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
-    }
-    byte_buffer_append(out, codestream, size);
 }
 
 gj2k_status jp2_file_rewrap(const uint8_t *file, size_t size, const uint8_t *codestream,
@@ -162,7 +91,7 @@ gj2k_status jp2_file_rewrap(const uint8_t *file, size_t size, const uint8_t *cod
         return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                          "JP2: the file does not start with the signature and ftyp boxes");
     }
-    bool jph = uses_part15(codestream, codestream_size), replaced = false;
+    bool jph = jp2_codestream_is_htj2k(codestream, codestream_size), replaced = false;
     size_t start = out->size;
     for (size_t i = 0; i < count && status == GJ2K_OK; i++) {
         const jp2_box_span *box = &boxes[i];
@@ -170,7 +99,7 @@ gj2k_status jp2_file_rewrap(const uint8_t *file, size_t size, const uint8_t *cod
             status = write_file_type(out, file + box->content, box->end - box->content, jph,
                                      error);
         } else if (box->type == JP2_BOX_CODESTREAM && !replaced) {
-            write_codestream_box(out, codestream, codestream_size);
+            jp2_write_codestream_box(out, codestream, codestream_size);
             replaced = true;
         } else {
             byte_buffer_append(out, file + box->start, box->end - box->start);

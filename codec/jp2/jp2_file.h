@@ -192,6 +192,29 @@ typedef struct jp2_box_span {
     size_t start, content, end;
 } jp2_box_span;
 
+/* The big-endian 32-bit value at p (box fields, Annex I.4). */
+static inline uint32_t jp2_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* Reads the box header at `position` of `data`, the box to end by `end`
+ * (Annex I.4: LBox 1 means a 64-bit XLBox follows, LBox 0 that the box runs
+ * to `end`). A jp2c box claiming more than remains is clipped to `end`
+ * with a warning (a cut-off file decodes to what it holds); any other box
+ * fails (GJ2K_ERROR_TRUNCATED). */
+gj2k_status jp2_box_span_read(const uint8_t *data, size_t position, size_t end,
+                              gj2k_warning_fn warning, void *warning_user, jp2_box_span *box,
+                              gj2k_error *error);
+
+/* Whether a codestream declares Part 15 (HTJ2K): SOC, then SIZ whose Rsiz
+ * has bit 14 (T.814 A.2). */
+bool jp2_codestream_is_htj2k(const uint8_t *codestream, size_t size);
+
+/* Appends a jp2c box (I.5.4) holding `codestream`, with XLBox when its
+ * length does not fit LBox. */
+void jp2_write_codestream_box(byte_buffer *out, const uint8_t *codestream, size_t size);
+
 /*
  * Lists the top-level boxes of a JP2 (or JPH) file in file order, as a new
  * array (free it). A box whose length runs past the data fails

@@ -40,64 +40,71 @@ static fourcc_text fourcc_name(uint32_t type)
 
 static uint16_t get_u16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 
-static uint32_t get_u32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
 static jp2_depth decode_depth(uint8_t coded)
 {
     return (jp2_depth){.precision = (uint8_t)((coded & 0x7F) + 1),
                        .is_signed = (coded & 0x80) != 0};
 }
 
-/* Reads the box starting at `position`, which must end by `end` (Annex I.4:
- * LBox 1 means a 64-bit XLBox follows, LBox 0 that the box runs to `end`). */
-static gj2k_status read_box(const jp2_reader *r, size_t position, size_t end, jp2_box *box)
+gj2k_status jp2_box_span_read(const uint8_t *data, size_t position, size_t end,
+                              gj2k_warning_fn warning, void *warning_user, jp2_box_span *box,
+                              gj2k_error *error)
 {
     size_t available = end - position;
     if (available < 8)
-        return gj2k_fail(r->error, GJ2K_ERROR_TRUNCATED,
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
                          "JP2: %zu bytes at offset %zu, too few for a box header", available,
                          position);
-    const uint8_t *p = r->data + position;
-    uint64_t length = get_u32(p);
-    box->type = get_u32(p + 4);
+    const uint8_t *p = data + position;
+    uint64_t length = jp2_be32(p);
+    box->type = jp2_be32(p + 4);
     box->start = position;
     size_t header = 8;
     if (length == 1) {
         if (available < 16)
-            return gj2k_fail(r->error, GJ2K_ERROR_TRUNCATED,
+            return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
                              "JP2: box '%s' at offset %zu ends inside its XLBox field",
                              fourcc_name(box->type).text, position);
-        length = ((uint64_t)get_u32(p + 8) << 32) | get_u32(p + 12);
+        length = ((uint64_t)jp2_be32(p + 8) << 32) | jp2_be32(p + 12);
         header = 16;
         if (length < 16)
-            return gj2k_fail(r->error, GJ2K_ERROR_MALFORMED,
+            return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                              "JP2: box '%s' at offset %zu has XLBox %llu (16 at least)",
                              fourcc_name(box->type).text, position, (unsigned long long)length);
     } else if (length == 0) {
         length = available;
     } else if (length < 8) {
-        return gj2k_fail(r->error, GJ2K_ERROR_MALFORMED,
+        return gj2k_fail(error, GJ2K_ERROR_MALFORMED,
                          "JP2: box '%s' at offset %zu has reserved length %llu",
                          fourcc_name(box->type).text, position, (unsigned long long)length);
     }
     if (length > available && box->type == JP2_BOX_CODESTREAM) {
         /* A cut-off file: its codestream decodes to what it holds. */
-        gj2k_warn(r->warning, r->warning_user,
+        gj2k_warn(warning, warning_user,
                   "JP2: codestream box claims %llu bytes, %zu remain: the file is truncated",
                   (unsigned long long)length, available);
         length = available;
     }
     if (length > available)
-        return gj2k_fail(r->error, GJ2K_ERROR_TRUNCATED,
+        return gj2k_fail(error, GJ2K_ERROR_TRUNCATED,
                          "JP2: box '%s' at offset %zu claims %llu bytes, %zu remain",
                          fourcc_name(box->type).text, position, (unsigned long long)length,
                          available);
     box->content = position + header;
-    box->content_size = (size_t)length - header;
+    box->end = position + (size_t)length;
     return GJ2K_OK;
+}
+
+/* jp2_box_span_read for the reader. */
+static gj2k_status read_box(const jp2_reader *r, size_t position, size_t end, jp2_box *box)
+{
+    jp2_box_span span;
+    gj2k_status status = jp2_box_span_read(r->data, position, end, r->warning, r->warning_user,
+                                           &span, r->error);
+    if (status == GJ2K_OK)
+        *box = (jp2_box){.type = span.type, .start = span.start, .content = span.content,
+                         .content_size = span.end - span.content};
+    return status;
 }
 
 /* Checks that a fixed-size box has `expected` content bytes: fewer is an
@@ -123,8 +130,8 @@ static gj2k_status read_file_type(const jp2_reader *r, const jp2_box *box)
                          "JP2: ftyp box of %zu bytes (8 + 4n expected)", box->content_size);
     const uint8_t *p = r->data + box->content;
     jp2_file *f = r->out;
-    f->brand = get_u32(p);
-    f->minor_version = get_u32(p + 4);
+    f->brand = jp2_be32(p);
+    f->minor_version = jp2_be32(p + 4);
     size_t count = (box->content_size - 8) / 4;
     bool compatible = f->brand == JP2_BRAND_JP2 || f->brand == JP2_BRAND_JPH;
     if (count > 0) {
@@ -132,7 +139,7 @@ static gj2k_status read_file_type(const jp2_reader *r, const jp2_box *box)
         if (f->compatibility == NULL)
             return gj2k_fail(r->error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory for ftyp");
         for (size_t i = 0; i < count; i++) {
-            f->compatibility[i] = get_u32(p + 8 + 4 * i);
+            f->compatibility[i] = jp2_be32(p + 8 + 4 * i);
             compatible = compatible || f->compatibility[i] == JP2_BRAND_JP2 ||
                          f->compatibility[i] == JP2_BRAND_JPH;
         }
@@ -153,7 +160,7 @@ static gj2k_status read_image_header(const jp2_reader *r, const jp2_box *box)
         return status;
     const uint8_t *p = r->data + box->content;
     jp2_image_header *h = &r->out->header;
-    *h = (jp2_image_header){.height = get_u32(p), .width = get_u32(p + 4),
+    *h = (jp2_image_header){.height = jp2_be32(p), .width = jp2_be32(p + 4),
                             .num_components = get_u16(p + 8), .bits_per_component = p[10],
                             .compression = p[11], .colorspace_unknown = p[12], .has_ipr = p[13]};
     if (h->height == 0 || h->width == 0)
@@ -214,7 +221,7 @@ static gj2k_status read_color(const jp2_reader *r, const jp2_box *box)
             return gj2k_fail(r->error, GJ2K_ERROR_MALFORMED,
                              "JP2: colr box of %zu bytes, 7 expected for an enumerated space",
                              box->content_size);
-        spec.enumerated = get_u32(p + 3);
+        spec.enumerated = jp2_be32(p + 3);
     } else if (spec.method == JP2_COLOR_METHOD_RESTRICTED_ICC ||
                spec.method == JP2_COLOR_METHOD_ANY_ICC) {
         spec.icc_profile_size = box->content_size - 3;

@@ -451,12 +451,26 @@ static void write_header(byte_buffer *out, const jp2_file *file)
     end_box(out, jp2h);
 }
 
-/* Whether the codestream declares Part 15 (HTJ2K): SOC, then SIZ whose Rsiz
- * (after the marker and Lsiz) has bit 14 (T.814 A.2). */
-static bool codestream_is_htj2k(const uint8_t *codestream, size_t size)
+bool jp2_codestream_is_htj2k(const uint8_t *codestream, size_t size)
 {
+    /* Rsiz follows the SIZ marker and Lsiz */
     return size >= 8 && codestream[0] == 0xFF && codestream[1] == 0x4F &&
            codestream[2] == 0xFF && codestream[3] == 0x51 && (codestream[6] & 0x40) != 0;
+}
+
+void jp2_write_codestream_box(byte_buffer *out, const uint8_t *codestream, size_t size)
+{
+    if ((uint64_t)size + 8 > UINT32_MAX) {
+        uint64_t length = (uint64_t)size + 16;
+        byte_buffer_put_u32_be(out, 1);
+        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
+        byte_buffer_put_u32_be(out, (uint32_t)(length >> 32));
+        byte_buffer_put_u32_be(out, (uint32_t)length);
+    } else {
+        byte_buffer_put_u32_be(out, (uint32_t)(size + 8));
+        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
+    }
+    byte_buffer_append(out, codestream, size);
 }
 
 /* ftyp (I.5.2). A JPH file (T.814 Annex D) takes brand 'jph ' and lists
@@ -489,20 +503,9 @@ gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
     byte_buffer_put_u32_be(out, 12);
     byte_buffer_put_u32_be(out, JP2_BOX_SIGNATURE);
     byte_buffer_put_u32_be(out, JP2_SIGNATURE_CONTENT);
-    write_file_type(out, file, codestream_is_htj2k(codestream, codestream_size));
+    write_file_type(out, file, jp2_codestream_is_htj2k(codestream, codestream_size));
     write_header(out, file);
-    /* jp2c (I.5.4): XLBox when the length does not fit LBox. */
-    if ((uint64_t)codestream_size + 8 > UINT32_MAX) {
-        byte_buffer_put_u32_be(out, 1);
-        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
-        uint64_t length = (uint64_t)codestream_size + 16;
-        byte_buffer_put_u32_be(out, (uint32_t)(length >> 32));
-        byte_buffer_put_u32_be(out, (uint32_t)length);
-    } else {
-        byte_buffer_put_u32_be(out, (uint32_t)(codestream_size + 8));
-        byte_buffer_put_u32_be(out, JP2_BOX_CODESTREAM);
-    }
-    byte_buffer_append(out, codestream, codestream_size);
+    jp2_write_codestream_box(out, codestream, codestream_size);
     if (out->failed) {
         out->size = start < out->size ? start : out->size;
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
