@@ -1,6 +1,5 @@
 /* command_codec.c - `gj2k decode`: a JPEG 2000 codestream or JP2 file to an
  * image file, with opj_decompress's options (`gj2k encode` is command_encode.c). */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,44 +43,6 @@ static const option_spec decode_options[] = {
     {"--help", NULL, "this text"},
 };
 #define DECODE_OPTION_COUNT (sizeof decode_options / sizeof decode_options[0])
-
-/* The decoder's warnings, held until it is known whether the decode
- * succeeded: a failure prints its one-line error alone. They may come from
- * the decoder's threads (the GPU pipeline's): one at a time. */
-typedef struct held_warnings {
-    const char *file;
-    pthread_mutex_t lock;
-    char text[8192];
-    size_t used;
-    unsigned dropped; /* warnings that did not fit */
-} held_warnings;
-
-static void hold_warning_locked(held_warnings *held, const char *message)
-{
-    size_t room = sizeof held->text - held->used;
-    int n = snprintf(held->text + held->used, room, "gj2k: warning: %s: %s\n", held->file, message);
-    if (n < 0 || (size_t)n >= room) {
-        held->text[held->used] = '\0';
-        held->dropped++;
-        return;
-    }
-    held->used += (size_t)n;
-}
-
-static void hold_warning(void *user, const char *message)
-{
-    held_warnings *held = user;
-    pthread_mutex_lock(&held->lock);
-    hold_warning_locked(held, message);
-    pthread_mutex_unlock(&held->lock);
-}
-
-static void print_held_warnings(const held_warnings *held)
-{
-    fputs(held->text, stderr);
-    if (held->dropped != 0)
-        fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
-}
 
 /* Whether the output format holds only components of one size (the rest
  * write every component at its own size: PGX, raw, split PNM). */
@@ -133,7 +94,8 @@ int command_decode(int argc, char **argv)
     const char *device = options_get(&options, "--device");
     const char *max_memory = options_get(&options, "--max-memory");
     const char *strip_rows = options_get(&options, "--strip-rows");
-    held_warnings held = {.file = input, .lock = PTHREAD_MUTEX_INITIALIZER};
+    held_warnings held;
+    held_warnings_init(&held, input);
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
     gj2k_decode_options decode = {.force_rgb = options_has(&options, "--force-rgb"),
                                   .raw_components = options_has(&options, "--raw-components"),
@@ -237,7 +199,8 @@ int command_decode(int argc, char **argv)
     gj2k_error error = {0};
     gj2k_decode_report report = {0};
     decode.report = &report;
-    held_warnings held_output = {.file = output, .lock = PTHREAD_MUTEX_INITIALIZER};
+    held_warnings held_output;
+    held_warnings_init(&held_output, output);
     gj2k_write_options write_options = {.warning = hold_warning, .warning_user = &held_output,
                                         .temporary = interrupt_temporary,
                                         .split_components = split};

@@ -26,36 +26,6 @@ static const option_spec transcode_options[] = {
 };
 #define TRANSCODE_OPTION_COUNT (sizeof transcode_options / sizeof transcode_options[0])
 
-/* The transcoder's warnings (all from the calling thread), held until it
- * is known whether it succeeded: a failure prints its one-line error alone. */
-typedef struct held_warnings {
-    const char *file;
-    char text[8192];
-    size_t used;
-    unsigned dropped;
-} held_warnings;
-
-static void hold_warning(void *user, const char *message)
-{
-    held_warnings *held = user;
-    size_t room = sizeof held->text - held->used;
-    int n = snprintf(held->text + held->used, room, "gj2k: warning: %s: %s\n", held->file,
-                     message);
-    if (n < 0 || (size_t)n >= room) {
-        held->text[held->used] = '\0';
-        held->dropped++;
-        return;
-    }
-    held->used += (size_t)n;
-}
-
-static void print_held_warnings(const held_warnings *held)
-{
-    fputs(held->text, stderr);
-    if (held->dropped > 0)
-        fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
-}
-
 static void print_report(const char *input, const char *output,
                          const gj2k_transcode_report *report, double seconds, unsigned threads)
 {
@@ -143,7 +113,7 @@ int command_transcode(int argc, char **argv)
         report_error("transcode: out of memory");
         return 1;
     }
-    held->file = input;
+    held_warnings_init(held, input);
     gj2k_transcode_options options = {
         .coder = ht ? GJ2K_CODER_HT : part1 ? GJ2K_CODER_PART1 : GJ2K_CODER_AUTO,
         .format = format, .threads = (unsigned)threads, .warning = hold_warning,

@@ -28,6 +28,38 @@ void report_warning(void *user, const char *message)
     fprintf(stderr, "gj2k: warning: %s: %s\n", (const char *)user, message);
 }
 
+void held_warnings_init(held_warnings *held, const char *file)
+{
+    held->file = file;
+    held->used = 0;
+    held->dropped = 0;
+    held->text[0] = '\0';
+    pthread_mutex_init(&held->lock, NULL);
+}
+
+void hold_warning(void *user, const char *message)
+{
+    held_warnings *held = user;
+    pthread_mutex_lock(&held->lock);
+    size_t room = sizeof held->text - held->used;
+    int n = snprintf(held->text + held->used, room, "gj2k: warning: %s: %s\n", held->file,
+                     message);
+    if (n < 0 || (size_t)n >= room) {
+        held->text[held->used] = '\0';
+        held->dropped++;
+    } else {
+        held->used += (size_t)n;
+    }
+    pthread_mutex_unlock(&held->lock);
+}
+
+void print_held_warnings(const held_warnings *held)
+{
+    fputs(held->text, stderr);
+    if (held->dropped != 0)
+        fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
+}
+
 void print_json_string(const char *text, size_t size, bool latin1)
 {
     putchar('"');

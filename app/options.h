@@ -4,6 +4,7 @@
 #ifndef GJ2K_APP_OPTIONS_H
 #define GJ2K_APP_OPTIONS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,6 +65,24 @@ void report_error(const char *format, ...)
 /* A gj2k_warning_fn printing "gj2k: warning: <user>: <message>"; `user` is
  * the file name (a const char *) the warning is about. */
 void report_warning(void *user, const char *message);
+
+/* Warnings about one file held until it is known whether the command
+ * succeeded (a failure prints its one-line error alone); they may come
+ * from several threads, one at a time. Set `file`, then
+ * held_warnings_init; hold_warning is a gj2k_warning_fn taking the
+ * held_warnings as its user. */
+typedef struct held_warnings {
+    const char *file;
+    pthread_mutex_t lock;
+    char text[8192];
+    size_t used;
+    unsigned dropped; /* warnings that did not fit */
+} held_warnings;
+
+void held_warnings_init(held_warnings *held, const char *file);
+void hold_warning(void *user, const char *message);
+/* Prints what was held, and how many more did not fit. */
+void print_held_warnings(const held_warnings *held);
 
 /* Prints `size` bytes of text as a JSON string literal, escaped. UTF-8
  * text (file names) passes through; `latin1` text (COM, Annex A.9.2) has

@@ -126,3 +126,20 @@ bool write_prefix(const char *path, const uint8_t *data, size_t size)
     bool ok = fwrite(data, 1, size, f) == size;
     return fclose(f) == 0 && ok;
 }
+
+/* `gj2k decode` of `encoded` to `decoded_path`, then the samples compared. */
+bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected)
+{
+    char args[4096];
+    run_result r;
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", encoded, decoded_path);
+    run_gj2k(&r, args);
+    if (r.exit_code != 0) {
+        fprintf(stderr, "decode of %s failed: %s", encoded, r.err);
+        return false;
+    }
+    gj2k_image *decoded = read_image(decoded_path);
+    bool same = same_samples(expected, decoded);
+    gj2k_image_destroy(decoded);
+    return same;
+}

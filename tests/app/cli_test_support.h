@@ -25,6 +25,9 @@ int temp_entries(void);
 gj2k_image *read_image(const char *path);
 /* Same components, sizes, precisions and samples (narrow samples). */
 bool same_samples(const gj2k_image *a, const gj2k_image *b);
+/* `gj2k decode` of `encoded` to `decoded_path` gives the samples of
+ * `expected` (what failed is said). */
+bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected);
 /* A deterministic test image (smooth gradients plus noise) of `components`
  * components of `precision` bits written to `path`; returns it, or NULL. */
 gj2k_image *write_test_image(const char *path, uint32_t width, uint32_t height,

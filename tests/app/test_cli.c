@@ -117,23 +117,6 @@ static bool has_signature(const char *path, gj2k_file_format format)
     return ok;
 }
 
-/* `gj2k decode` of `encoded` to `decoded_path`, then the samples compared. */
-static bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected)
-{
-    char args[4096];
-    run_result r;
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s'", encoded, decoded_path);
-    run_gj2k(&r, args);
-    if (r.exit_code != 0) {
-        fprintf(stderr, "decode of %s failed: %s", encoded, r.err);
-        return false;
-    }
-    gj2k_image *decoded = read_image(decoded_path);
-    bool same = same_samples(expected, decoded);
-    gj2k_image_destroy(decoded);
-    return same;
-}
-
 /* Lossless to .j2k and .jp2, RGB and 12-bit grey, and from raw and from
  * JPEG 2000 input: `gj2k decode` gives every sample back. */
 static void encode_lossless_round_trip(void)
