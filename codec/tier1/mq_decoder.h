@@ -1,6 +1,10 @@
 /* mq_decoder.h - the MQ decoder (T.800 Annex C.3) and the raw bypass reader
  * (D.6), all inline, for the host and the GPU alike. It reads one segment
- * of caller-given length and never outside it; see mq_coder.h. */
+ * of caller-given length and never outside it; see mq_coder.h.
+ * The decoder holds scalars and a pointer to its contexts (kept by the
+ * caller) only, so that a coding pass can copy it into a local that the
+ * compiler keeps in registers (a store to a context byte may alias any
+ * memory, so registers kept in memory would be reloaded after each). */
 #ifndef GJ2K_MQ_DECODER_H
 #define GJ2K_MQ_DECODER_H
 
@@ -16,7 +20,7 @@ typedef struct mq_decoder {
     size_t position;        /* of the byte B last read (may pass the end) */
     uint32_t a, c;          /* interval and code registers (C.3) */
     unsigned ct;
-    mq_context contexts[MQ_NUM_CONTEXTS];
+    mq_context *contexts;   /* MQ_NUM_CONTEXTS of them, the caller's */
 } mq_decoder;
 
 /* The byte at `position`, or 0xFF past the end of the segment (C.3.4). */
@@ -100,7 +104,7 @@ MQ_INLINE unsigned mq_decoder_bypass_bit(mq_decoder *d)
 }
 
 /* INITDEC (C.3.5, Figure C.20) on a segment of `length` bytes. Contexts
- * are untouched. */
+ * (d->contexts, set by the caller) are untouched. */
 MQ_INLINE void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t length)
 {
     d->data = data;

@@ -203,11 +203,13 @@ gj2k_status tier1_decode_block(const tier1_decode_request *request, tier1_worksp
 
 /* ---------------------------------------- shared by the two directions */
 
-/* Zero coding context (Table D.1) by band and neighbourhood: NW N NE W E SW
- * S SE in bits 0-7 (t1w_neighbours, tier1_words.h). */
-extern const uint8_t tier1_zero_context[4][256];
-/* Sign coding (Tables D.2, D.3) by N, W, E, S significant in bits 0-3 and
- * negative in bits 4-7 (t1w_sign_index): context label | XOR bit << 4. */
+/* Zero coding context (Table D.1) by band and 3 x 3 window: NW N NE W . E
+ * SW S SE in bits 0-8, the sample's own bit 4 ignored (t1w_neighbours,
+ * tier1_words.h). */
+extern const uint8_t tier1_zero_context[4][512];
+/* Sign coding (Tables D.2, D.3) by N, W, E, S significant in bits 1, 3, 5, 7
+ * and each negative in the bit below (t1w_sign_index): context label | XOR
+ * bit << 4. */
 extern const uint8_t tier1_sign_table[256];
 /* The tables the code being compiled reads: the host's, or on the GPU
  * their copies in device memory (codec/tier1/cuda). */

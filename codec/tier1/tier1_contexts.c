@@ -7,7 +7,7 @@
 #include "tier1_tables.h"
 
 /* Indexed by dwt_band: LL, HL, LH, HH. */
-const uint8_t tier1_zero_context[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
+const uint8_t tier1_zero_context[4][512] = TIER1_ZERO_CONTEXT_INITIALIZER;
 
 /* Indexed by t1w_sign_index(): context label | XOR bit << 4. */
 const uint8_t tier1_sign_table[256] = TIER1_SIGN_TABLE_INITIALIZER;

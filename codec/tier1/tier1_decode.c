@@ -23,7 +23,7 @@ gj2k_status tier1_decode_block(const tier1_decode_request *request, tier1_worksp
     tier1_workspace *ws = workspace ? workspace : tier1_workspace_create();
     if (ws == NULL)
         return GJ2K_ERROR_OUT_OF_MEMORY;
-    tier1_block_decoder decoder;
+    tier1_block_decoder_state decoder;
     gj2k_status status =
         tier1_decode_block_in(request, &decoder, ws->flags, ws->magnitudes, coefficients, stride,
                               lowest_known_plane, result);

@@ -11,6 +11,8 @@
 #include "tier1.h"
 #include "tier1_words.h"
 
+/* What the passes read: scalars and pointers only, so that each pass
+ * works on a copy in locals (registers) and writes back the MQ registers. */
 typedef struct tier1_block_decoder {
     uint32_t *words;   /* the word of stripe 0, column 0 (borders at -1) */
     uint32_t *mag;     /* magnitude bits decoded so far, row-major */
@@ -18,12 +20,19 @@ typedef struct tier1_block_decoder {
     uint32_t width, height;
     const uint8_t *zero_context;
     bool causal;
-    mq_decoder mq;
+    mq_decoder mq;     /* its contexts: the state's below */
 } tier1_block_decoder;
+
+/* A block decoder and its MQ contexts: the caller's (the GPU keeps it in
+ * shared memory). */
+typedef struct tier1_block_decoder_state {
+    tier1_block_decoder block;
+    mq_context contexts[MQ_NUM_CONTEXTS];
+} tier1_block_decoder_state;
 
 /* Decodes the sign (D.3.2) of row r of the column at w, which has just
  * become significant, and updates the words. */
-GJ2K_HD static inline void decode_sign(tier1_block_decoder *b, uint32_t *w, unsigned r, bool raw)
+GJ2K_HD_INLINE void decode_sign(tier1_block_decoder *b, uint32_t *w, unsigned r, bool raw)
 {
     unsigned negative;
     if (raw) {
@@ -55,8 +64,8 @@ GJ2K_HD_INLINE void propagate_sample(tier1_block_decoder *b, uint32_t *w, uint32
     }
 }
 
-/* Significance propagation pass (D.3.1). */
-GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p, bool raw)
+/* Significance propagation pass (D.3.1), on the pass's copy of the decoder. */
+GJ2K_HD_INLINE void significance_pass_on(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t one = 1u << p, w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -84,6 +93,19 @@ GJ2K_HD static inline void significance_pass(tier1_block_decoder *b, unsigned p,
     }
 }
 
+/* Significance propagation pass (D.3.1): the decoder copied into locals,
+ * the body specialised for raw and MQ coding. */
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void significance_pass(tier1_block_decoder *state, unsigned p,
+                                                         bool raw)
+{
+    tier1_block_decoder b = *state;
+    if (raw)
+        significance_pass_on(&b, p, true);
+    else
+        significance_pass_on(&b, p, false);
+    state->mq = b.mq;
+}
+
 /* One sample of the magnitude refinement pass: refined when significant
  * before this plane (not visited by its significance pass); returns the
  * column's word with it marked refined. */
@@ -98,9 +120,10 @@ GJ2K_HD_INLINE uint32_t refine_sample(tier1_block_decoder *b, uint32_t word, uin
     return word | T1W_REFINED(r);
 }
 
-/* Magnitude refinement pass (D.3.3): samples significant before this
- * plane (not visited by its significance pass). */
-GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, unsigned p, bool raw)
+/* Magnitude refinement pass (D.3.3) on the pass's copy of the decoder:
+ * samples significant before this plane (not visited by its significance
+ * pass). */
+GJ2K_HD_INLINE void refinement_pass_on(tier1_block_decoder *b, unsigned p, bool raw)
 {
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -125,6 +148,18 @@ GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *b, u
     }
 }
 
+/* Magnitude refinement pass (D.3.3), as significance_pass. */
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void refinement_pass(tier1_block_decoder *state, unsigned p,
+                                                       bool raw)
+{
+    tier1_block_decoder b = *state;
+    if (raw)
+        refinement_pass_on(&b, p, true);
+    else
+        refinement_pass_on(&b, p, false);
+    state->mq = b.mq;
+}
+
 /* One sample of the cleanup pass outside run-length mode: decoded when
  * neither significant nor visited. */
 GJ2K_HD_INLINE void clean_sample(tier1_block_decoder *b, uint32_t *w, uint32_t *m, uint32_t one,
@@ -138,8 +173,9 @@ GJ2K_HD_INLINE void clean_sample(tier1_block_decoder *b, uint32_t *w, uint32_t *
     *m |= one;
 }
 
-/* Cleanup pass (D.3.4) with run-length decoding; clears the visited flags. */
-GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
+/* Cleanup pass (D.3.4) with run-length decoding, on the pass's copy of
+ * the decoder; clears the visited flags. */
+GJ2K_HD_INLINE void cleanup_pass_on(tier1_block_decoder *b, unsigned p)
 {
     const uint32_t one = 1u << p, w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
@@ -174,6 +210,14 @@ GJ2K_HD_STATIC void cleanup_pass(tier1_block_decoder *b, unsigned p)
     }
 }
 
+/* Cleanup pass (D.3.4), the decoder copied into locals. */
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE void cleanup_pass(tier1_block_decoder *state, unsigned p)
+{
+    tier1_block_decoder b = *state;
+    cleanup_pass_on(&b, p);
+    state->mq = b.mq;
+}
+
 /* Runs pass j (0-based) of a block of `planes` planes; returns false when
  * the segmentation symbol that ends a cleanup pass is wrong (D.5). */
 GJ2K_HD static inline bool decode_pass(tier1_block_decoder *b, unsigned j, unsigned planes, unsigned style)
@@ -182,15 +226,9 @@ GJ2K_HD static inline bool decode_pass(tier1_block_decoder *b, unsigned j, unsig
     unsigned p = planes - 1 - (j + 2) / 3;
     bool raw = tier1_pass_is_raw(j, style), ok = true;
     if (type == TIER1_PASS_SIGNIFICANCE) {
-        if (raw)
-            significance_pass(b, p, true);
-        else
-            significance_pass(b, p, false);
+        significance_pass(b, p, raw);
     } else if (type == TIER1_PASS_REFINEMENT) {
-        if (raw)
-            refinement_pass(b, p, true);
-        else
-            refinement_pass(b, p, false);
+        refinement_pass(b, p, raw);
     } else {
         cleanup_pass(b, p);
         if (style & TIER1_STYLE_SEGMENTATION) {
@@ -240,7 +278,7 @@ GJ2K_HD_STATIC void write_block(const tier1_block_decoder *b, unsigned planes, u
  * GPU keeps it in shared memory), `flags` of (width + 2) * (height + 2) and
  * `magnitudes` of width * height elements. */
 GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *request,
-                                                 tier1_block_decoder *decoder,
+                                                 tier1_block_decoder_state *decoder,
                                                  uint32_t *flags, uint32_t *magnitudes,
                                                  int32_t *coefficients, size_t stride,
                                                  uint8_t *lowest_known_plane,
@@ -248,7 +286,8 @@ GJ2K_HD_INLINE gj2k_status tier1_decode_block_in(const tier1_decode_request *req
 {
     const uint32_t width = request->width, height = request->height;
     const unsigned planes = request->num_planes, style = request->style;
-    tier1_block_decoder *b = decoder;
+    tier1_block_decoder *b = &decoder->block;
+    b->mq.contexts = decoder->contexts;
     b->ws = (ptrdiff_t)width + 2;
     memset(flags, 0, sizeof(uint32_t) * TIER1_STATE_WORDS(width, height));
     memset(magnitudes, 0, sizeof(uint32_t) * (size_t)width * height);

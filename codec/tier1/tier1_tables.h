@@ -36,10 +36,11 @@
  * D.1 and D.3, expanded for every neighbourhood by the preprocessor. */
 #define TT_BIT(n, k) (((n) >> (k)) & 1) /* TT_: this header's helpers */
 
-/* Neighbour counts of an 8-bit neighbourhood (NW N NE W E SW S SE, bits 0-7). */
-#define TT_SUM_H(n) (TT_BIT(n, 3) + TT_BIT(n, 4))                           /* W, E */
-#define TT_SUM_V(n) (TT_BIT(n, 1) + TT_BIT(n, 6))                           /* N, S */
-#define TT_SUM_D(n) (TT_BIT(n, 0) + TT_BIT(n, 2) + TT_BIT(n, 5) + TT_BIT(n, 7))   /* NW, NE, SW, SE */
+/* Neighbour counts of a 3 x 3 window (NW N NE W . E SW S SE, bits 0-8; the
+ * sample's own bit 4 is ignored). */
+#define TT_SUM_H(n) (TT_BIT(n, 3) + TT_BIT(n, 5))                           /* W, E */
+#define TT_SUM_V(n) (TT_BIT(n, 1) + TT_BIT(n, 7))                           /* N, S */
+#define TT_SUM_D(n) (TT_BIT(n, 0) + TT_BIT(n, 2) + TT_BIT(n, 6) + TT_BIT(n, 8))   /* NW, NE, SW, SE */
 
 /* Table D.1 for LL and LH (vertically high-pass) bands, with h the count of
  * horizontal neighbours; HL swaps h and v. */
@@ -66,19 +67,20 @@
 #define TT_R16(f, n) TT_R4(f, n), TT_R4(f, (n) + 4), TT_R4(f, (n) + 8), TT_R4(f, (n) + 12)
 #define TT_R64(f, n) TT_R16(f, n), TT_R16(f, (n) + 16), TT_R16(f, (n) + 32), TT_R16(f, (n) + 48)
 #define TT_R256(f, n) TT_R64(f, n), TT_R64(f, (n) + 64), TT_R64(f, (n) + 128), TT_R64(f, (n) + 192)
+#define TT_R512(f, n) TT_R256(f, n), TT_R256(f, (n) + 256)
 
-/* Indexed by dwt_band: LL, HL, LH, HH. */
+/* Indexed by dwt_band (LL, HL, LH, HH), then by the 9-bit window. */
 #define TIER1_ZERO_CONTEXT_INITIALIZER                                                         \
-    {{TT_R256(TT_ZC_LL, 0)}, {TT_R256(TT_ZC_HL, 0)}, {TT_R256(TT_ZC_LL, 0)}, {TT_R256(TT_ZC_HH, 0)}}
+    {{TT_R512(TT_ZC_LL, 0)}, {TT_R512(TT_ZC_HL, 0)}, {TT_R512(TT_ZC_LL, 0)}, {TT_R512(TT_ZC_HH, 0)}}
 
 /* Table D.2: a direct neighbour adds 1 when positive and significant, -1
  * when negative; each direction's sum is clipped to -1..1. The index here is
- * t1w_sign_index(): significance of N, W, E, S in bits 0-3, their
- * negativity in bits 4-7. */
-#define TT_CONTRIB(n, sig, neg) (TT_BIT(n, sig) ? (TT_BIT(n, neg) ? -1 : 1) : 0)
+ * t1w_sign_index(): significance of N, W, E, S in bits 1, 3, 5, 7 (where
+ * the 3 x 3 window has them), each one's negativity in the bit below. */
+#define TT_CONTRIB(n, sig) (TT_BIT(n, sig) ? (TT_BIT(n, (sig) - 1) ? -1 : 1) : 0)
 #define TT_CLIP(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
-#define TT_SIGN_H(n) TT_CLIP(TT_CONTRIB(n, 1, 5) + TT_CONTRIB(n, 2, 6))
-#define TT_SIGN_V(n) TT_CLIP(TT_CONTRIB(n, 0, 4) + TT_CONTRIB(n, 3, 7))
+#define TT_SIGN_H(n) TT_CLIP(TT_CONTRIB(n, 3) + TT_CONTRIB(n, 5))
+#define TT_SIGN_V(n) TT_CLIP(TT_CONTRIB(n, 1) + TT_CONTRIB(n, 7))
 /* Table D.3: context label | XOR bit << 4. */
 #define TT_SC_HV(h, v)                                                                            \
     ((h) == 1   ? ((v) == 1 ? 13 : (v) == 0 ? 12 : 11)                                         \

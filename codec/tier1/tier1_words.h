@@ -35,12 +35,12 @@
  * (width + 2) (height + 2) words of scratch callers give). */
 #define TIER1_STATE_WORDS(w, h) (((size_t)(w) + 2) * (((size_t)(h) + 3) / 4 + 2))
 
-/* Row r's neighbourhood in the order of tier1_zero_context's index
- * (NW N NE W E SW S SE, bits 0-7) from the column word. */
+/* Row r's 3 x 3 window without its centre, tier1_zero_context's index
+ * (NW N NE W . E SW S SE, bits 0-8): non-zero when a neighbour is
+ * significant. */
 GJ2K_HD_INLINE unsigned t1w_neighbours(uint32_t word, unsigned r)
 {
-    uint32_t v = word >> (3u * r);
-    return (v & 0x0Fu) | ((v >> 1) & 0xF0u);
+    return (word >> (3u * r)) & 0x1EFu;
 }
 
 /* Marks row r of the column at w significant (sign `negative`) in its word
@@ -68,15 +68,14 @@ GJ2K_HD_INLINE void t1w_set_significant(uint32_t *w, ptrdiff_t ws, bool causal, 
 }
 
 /* The sign context (Tables D.2, D.3) of row r of the column at w, as
- * tier1_sign_table wants it: N, W, E, S significant, then negative. */
+ * tier1_sign_table wants it: N, W, E, S significant where the 3 x 3 window
+ * has them (bits 1, 3, 5, 7), each one's sign in the bit below. */
 GJ2K_HD_INLINE unsigned t1w_sign_index(const uint32_t *w, unsigned r)
 {
-    uint32_t v = w[0] >> (3u * r);
-    unsigned index = ((v >> 1) & 1u) | ((v >> 2) & 2u) | ((v >> 3) & 4u) | ((v >> 4) & 8u);
-    uint32_t own = w[0] >> (18u + r); /* bit 0: row r - 1, bit 2: row r + 1 */
-    index |= (own & 1u) << 4 | ((w[-1] >> (19u + r)) & 1u) << 5 |
-             ((w[1] >> (19u + r)) & 1u) << 6 | ((own >> 2) & 1u) << 7;
-    return index;
+    uint32_t own = w[0];
+    return ((own >> (3u * r)) & 0xAAu) | ((own >> (18u + r)) & 1u) |
+           ((w[-1] >> (17u + r)) & 4u) | ((w[1] >> (15u + r)) & 16u) |
+           ((own >> (14u + r)) & 64u);
 }
 
 #endif

@@ -57,8 +57,8 @@ __global__ void decode_blocks(const uint8_t *data, const tier1_segment *segments
         status = ht_decode_block_in(&request, ht, coefficients + b.output_offset, b.width,
                                     lowest + b.output_offset, (uint8_t *)flags, &result);
     } else {
-        tier1_block_decoder *decoder =
-            (tier1_block_decoder *)shared + tier1_cuda::state_slot(lanes);
+        tier1_block_decoder_state *decoder =
+            (tier1_block_decoder_state *)shared + tier1_cuda::state_slot(lanes);
         status = tier1_decode_block_in(&request, decoder, flags, magnitudes,
                                        coefficients + b.output_offset, b.width,
                                        lowest + b.output_offset, &result);
@@ -250,7 +250,7 @@ static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t da
         return e;
     *what = "kernel";
     decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
-                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder)), s>>>(
+                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_decoder_state)), s>>>(
         gpu->data.as<const uint8_t>(), gpu->segments.as<const tier1_segment>(),
         gpu->blocks.as<const DeviceBlock>(), (uint32_t)count, gpu->lanes,
         gpu->scratch.as<uint32_t>(), gpu->ht.as<const ht_lookup>(),

@@ -19,7 +19,7 @@ extern "C" {
 /* The tables the one-source coders read on the device (MQ_STATES,
  * TIER1_ZERO_CONTEXT, TIER1_SIGN_TABLE); const, so each .cu has its own. */
 __device__ const mq_state mq_states_device[2 * MQ_NUM_STATES] = {MQ_STATES_INITIALIZER};
-__device__ const uint8_t tier1_zero_context_device[4][256] = TIER1_ZERO_CONTEXT_INITIALIZER;
+__device__ const uint8_t tier1_zero_context_device[4][512] = TIER1_ZERO_CONTEXT_INITIALIZER;
 __device__ const uint8_t tier1_sign_table_device[256] = TIER1_SIGN_TABLE_INITIALIZER;
 
 namespace tier1_cuda {

@@ -52,7 +52,8 @@ static void test_mq_round_trip_random(void)
             uint8_t *copy = xmalloc(length);
             if (length)
                 memcpy(copy, e.data, length);
-            mq_decoder d;
+            mq_context contexts[MQ_NUM_CONTEXTS];
+            mq_decoder d = {.contexts = contexts};
             mq_reset_contexts(d.contexts);
             mq_decoder_start(&d, copy, length);
             size_t wrong = 0;
@@ -95,8 +96,8 @@ static void test_mq_standard_test_sequence(void)
 
     /* decoding: without the marker, with it, and from the standard's bytes */
     for (size_t length = 28; length <= 30; length += 2) {
-        mq_decoder d;
-        memset(d.contexts, 0, sizeof d.contexts);
+        mq_context contexts[MQ_NUM_CONTEXTS] = {0};
+        mq_decoder d = {.contexts = contexts};
         mq_decoder_start(&d, h2_coded, length);
         unsigned wrong = 0;
         for (unsigned i = 0; i < 256; i++)
@@ -133,7 +134,8 @@ static void test_mq_segments(void)
             CHECK(segment_is_clean(e.data + start[s], e.length - start[s]));
         }
         start[SEGMENTS] = e.length;
-        mq_decoder d;
+        mq_context contexts[MQ_NUM_CONTEXTS];
+        mq_decoder d = {.contexts = contexts};
         mq_reset_contexts(d.contexts);
         size_t wrong = 0;
         for (int s = 0; s < SEGMENTS; s++) {

@@ -132,22 +132,31 @@ static int contribution(bool significant, bool negative)
 static void test_context_tables(void)
 {
     for (unsigned band = 0; band < 4; band++)
-        for (unsigned n = 0; n < 256; n++) {
-            int h = (n >> 3 & 1) + (n >> 4 & 1), v = (n >> 1 & 1) + (n >> 6 & 1);
-            int d = (n & 1) + (n >> 2 & 1) + (n >> 5 & 1) + (n >> 7 & 1);
+        for (unsigned n = 0; n < 512; n++) { /* NW N NE W . E SW S SE */
+            int h = (n >> 3 & 1) + (n >> 5 & 1), v = (n >> 1 & 1) + (n >> 7 & 1);
+            int d = (n & 1) + (n >> 2 & 1) + (n >> 6 & 1) + (n >> 8 & 1);
             CHECK_EQ(tier1_zero_context[band][n], table_zero_context((dwt_band)band, h, v, d));
         }
     /* the state words (tier1_words.h): every neighbourhood of every row
-       reaches the zero-coding table in its order (NW N NE W E SW S SE) */
+       reaches the zero-coding table, the sample itself left out */
     for (unsigned r = 0; r < 4; r++)
         for (unsigned n = 0; n < 256; n++) {
             static const int at[8][2] = {{-1, 0}, {-1, 1}, {-1, 2}, {0, 0},
                                          {0, 2},  {1, 0},  {1, 1},  {1, 2}};
-            uint32_t word = T1W_SIG((int)r, 1); /* the sample itself: ignored */
+            uint32_t word = T1W_SIG((int)r, 1); /* the sample itself: left out */
+            unsigned h = 0, v = 0, d = 0;
             for (unsigned k = 0; k < 8; k++)
-                if (n >> k & 1)
+                if (n >> k & 1) {
                     word |= T1W_SIG((int)r + at[k][0], at[k][1]);
-            CHECK_EQ(t1w_neighbours(word, r), n);
+                    h += at[k][0] == 0;
+                    v += at[k][1] == 1;
+                    d += at[k][0] != 0 && at[k][1] != 1;
+                }
+            unsigned index = t1w_neighbours(word, r);
+            CHECK_EQ(index == 0, n == 0);
+            for (unsigned band = 0; band < 4; band++)
+                CHECK_EQ(tier1_zero_context[band][index],
+                         table_zero_context((dwt_band)band, (int)h, (int)v, (int)d));
         }
     /* every N, W, E, S significance and sign, on every row */
     for (unsigned r = 0; r < 4; r++)
