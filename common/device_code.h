@@ -25,6 +25,13 @@
 #define GJ2K_HD_INLINE static inline
 #endif
 
+/* A branch rarely taken: its code laid out of the hot path. */
+#if defined(__GNUC__) || defined(__CUDACC__)
+#define GJ2K_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define GJ2K_UNLIKELY(x) (x)
+#endif
+
 /* A function of its own on both sides (the compiler may still inline it);
  * no warning where one side never calls it. */
 #if defined(__GNUC__)

@@ -81,7 +81,7 @@ MQ_INLINE unsigned mq_decoder_decode_bit(mq_decoder *d, unsigned context)
         }
     }
     do {
-        if (d->ct == 0)
+        if (GJ2K_UNLIKELY(d->ct == 0)) /* a byte in 8 shifts */
             mq_decoder_byte_in(d);
         d->a <<= 1;
         d->c <<= 1;

@@ -4,12 +4,12 @@
 
 #include <stdlib.h>
 
-bool mq_encoder_init(mq_encoder *e, size_t capacity)
+bool mq_encoder_init(mq_encoder *e, mq_context *contexts, size_t capacity)
 {
     *e = (mq_encoder){0};
     capacity = capacity ? capacity : 256;
     uint8_t *data = malloc(capacity);
-    mq_encoder_begin(e, data, data ? capacity : 0);
+    mq_encoder_begin(e, contexts, data, data ? capacity : 0);
     if (data == NULL) {
         e->out_of_memory = true;
         return false;
@@ -24,17 +24,9 @@ void mq_encoder_release(mq_encoder *e)
     e->length = e->capacity = 0;
 }
 
-bool mq_encoder_grow(mq_encoder *e)
+mq_buffer mq_buffer_grown(uint8_t *data, size_t capacity)
 {
-    size_t capacity = e->capacity ? 2 * e->capacity : 256;
-    uint8_t *grown = capacity > e->capacity ? realloc(e->data, capacity) : NULL;
-    if (grown == NULL) {
-        e->out_of_memory = true;
-        return false;
-    }
-    e->data = grown;
-    e->capacity = capacity;
-    return true;
+    size_t grown_capacity = capacity ? 2 * capacity : 256;
+    uint8_t *grown = grown_capacity > capacity ? realloc(data, grown_capacity) : NULL;
+    return (mq_buffer){grown, grown ? grown_capacity : capacity};
 }
-
-void mq_encoder_byte_out(mq_encoder *e) { mq_encoder_byte_out_inline(e); }

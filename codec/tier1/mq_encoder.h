@@ -1,9 +1,12 @@
 /* mq_encoder.h - the MQ encoder (T.800 Annex C.2), its terminations (C.2.9,
  * D.4.2) and the raw bypass writer (D.6), inline for the host and the GPU
  * alike. Output goes to a buffer the encoder is given: on the host it grows
- * as needed (mq_encoder_init, mq_encoder_grow); on the GPU it is a slot of
+ * as needed (mq_encoder_init, mq_buffer_grown); on the GPU it is a slot of
  * fixed size, and filling it sets out_of_memory. See mq_coder.h for how
- * segments follow one another. */
+ * segments follow one another.
+ * The encoder holds scalars and a pointer to its contexts (the caller's)
+ * only, and nothing here takes its address out of line: a coder can copy
+ * it into a local that the compiler keeps in registers. */
 #ifndef GJ2K_MQ_ENCODER_H
 #define GJ2K_MQ_ENCODER_H
 
@@ -24,21 +27,26 @@ typedef struct mq_encoder {
     uint32_t raw_byte;      /* bypass: bits gathered, MSB first (D.6) */
     unsigned raw_free;      /* bypass: bit positions left in raw_byte */
     unsigned raw_size;      /* bypass: bits raw_byte holds, 8 or 7 after 0xFF */
-    mq_context contexts[MQ_NUM_CONTEXTS];
+    mq_context *contexts;   /* MQ_NUM_CONTEXTS of them, the caller's */
 } mq_encoder;
+
+/* A grown buffer: its bytes and capacity, or data NULL when it could not
+ * grow (the old buffer is then still the caller's). */
+typedef struct mq_buffer {
+    uint8_t *data;
+    size_t capacity;
+} mq_buffer;
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 /* Host only (mq_encoder.c): an empty encoder with `capacity` bytes reserved
- * (0 for a default) and the contexts at their initial states; fails only
- * when the memory cannot be had. mq_encoder_grow doubles the buffer. */
-bool mq_encoder_init(mq_encoder *e, size_t capacity);
+ * (0 for a default) and its `contexts` (MQ_NUM_CONTEXTS, the caller's) at
+ * their initial states; fails only when the memory cannot be had.
+ * mq_buffer_grown doubles a buffer of `capacity` bytes. */
+bool mq_encoder_init(mq_encoder *e, mq_context *contexts, size_t capacity);
 void mq_encoder_release(mq_encoder *e);
-bool mq_encoder_grow(mq_encoder *e);
-/* mq_encoder_byte_out_inline, out of line: what the host calls (inlining it
- * costs the coding passes more, scripts/callgrind_codec.sh). */
-void mq_encoder_byte_out(mq_encoder *e);
+mq_buffer mq_buffer_grown(uint8_t *data, size_t capacity);
 #ifdef __cplusplus
 }
 #endif
@@ -55,9 +63,11 @@ MQ_INLINE void mq_encoder_start(mq_encoder *e)
 }
 
 /* An empty encoder writing into `data` (`capacity` bytes, never grown on
- * the GPU), the contexts at their initial states. */
-MQ_INLINE void mq_encoder_begin(mq_encoder *e, uint8_t *data, size_t capacity)
+ * the GPU), its `contexts` at their initial states. */
+MQ_INLINE void mq_encoder_begin(mq_encoder *e, mq_context *contexts, uint8_t *data,
+                                size_t capacity)
 {
+    e->contexts = contexts;
     e->data = data;
     e->length = 0;
     e->capacity = capacity;
@@ -76,8 +86,13 @@ MQ_INLINE void mq_encoder_put_byte(mq_encoder *e, uint32_t byte)
         e->out_of_memory = true;
         return;
 #else
-        if (!mq_encoder_grow(e))
+        mq_buffer grown = mq_buffer_grown(e->data, e->capacity);
+        if (grown.data == NULL) {
+            e->out_of_memory = true;
             return;
+        }
+        e->data = grown.data;
+        e->capacity = grown.capacity;
 #endif
     }
     e->data[e->length++] = (uint8_t)byte;
@@ -90,7 +105,7 @@ MQ_INLINE uint32_t mq_encoder_pending_byte(const mq_encoder *e)
 }
 
 /* BYTEOUT (C.2.7, Figure C.9), with the bit stuffing after 0xFF. */
-MQ_INLINE void mq_encoder_byte_out_inline(mq_encoder *e)
+MQ_INLINE void mq_encoder_byte_out(mq_encoder *e)
 {
     if (mq_encoder_pending_byte(e) != 0xFF) {
         if (e->c >= 0x8000000u) {
@@ -111,15 +126,6 @@ MQ_INLINE void mq_encoder_byte_out_inline(mq_encoder *e)
     }
 }
 
-/* BYTEOUT as the code being compiled calls it. */
-MQ_INLINE void mq_encoder_emit_byte(mq_encoder *e)
-{
-#ifdef GJ2K_DEVICE_BUILD
-    mq_encoder_byte_out_inline(e);
-#else
-    mq_encoder_byte_out(e);
-#endif
-}
 
 /* ENCODE (C.2.2): CODEMPS (C.2.4) or CODELPS (C.2.5), then RENORME (C.2.6). */
 MQ_INLINE void mq_encoder_encode_bit(mq_encoder *e, unsigned context, unsigned bit)
@@ -148,8 +154,8 @@ MQ_INLINE void mq_encoder_encode_bit(mq_encoder *e, unsigned context, unsigned b
     do {
         e->a <<= 1;
         e->c <<= 1;
-        if (--e->ct == 0)
-            mq_encoder_emit_byte(e);
+        if (GJ2K_UNLIKELY(--e->ct == 0)) /* a byte in 8 shifts */
+            mq_encoder_byte_out(e);
     } while ((e->a & 0x8000u) == 0);
 }
 
@@ -162,16 +168,16 @@ MQ_INLINE void mq_encoder_drop_final_ff(mq_encoder *e)
 
 /* FLUSH (C.2.9, Figure C.11) with SETBITS (Figure C.12): the value with the
  * most trailing 1 bits in [C, C + A), then two bytes out. */
-GJ2K_HD static inline void mq_encoder_flush(mq_encoder *e)
+MQ_INLINE void mq_encoder_flush(mq_encoder *e)
 {
     uint32_t top = e->c + e->a;
     e->c |= 0xFFFFu;
     if (e->c >= top)
         e->c -= 0x8000u;
     e->c <<= e->ct;
-    mq_encoder_emit_byte(e);
+    mq_encoder_byte_out(e);
     e->c <<= e->ct;
-    mq_encoder_emit_byte(e);
+    mq_encoder_byte_out(e);
     mq_encoder_drop_final_ff(e);
 }
 
@@ -180,12 +186,12 @@ GJ2K_HD static inline void mq_encoder_flush(mq_encoder *e)
  * the coder's own, which a decoder can recompute to check the segment. A
  * decoder reading 1 bits afterwards lands inside [C, C + 2^15) and so inside
  * the final interval, A being at least 0x8000. */
-GJ2K_HD static inline void mq_encoder_flush_predictable(mq_encoder *e)
+MQ_INLINE void mq_encoder_flush_predictable(mq_encoder *e)
 {
     int k = 12 - (int)e->ct;
     while (k > 0) {
         e->c <<= e->ct;
-        mq_encoder_emit_byte(e);
+        mq_encoder_byte_out(e);
         k -= (int)e->ct;
     }
     mq_encoder_drop_final_ff(e);
@@ -300,7 +306,7 @@ MQ_INLINE void mq_encoder_bypass_put_bit(mq_encoder *e, unsigned bit)
 /* Ends a raw segment: pads the last byte with 0, 1, 0, 1... (the first pad
  * bit is 0, so never 0xFF). A final 0xFF is dropped, or with predictable
  * termination followed by a whole padding byte of 7 bits. */
-GJ2K_HD static inline void mq_encoder_flush_bypass(mq_encoder *e, bool predictable)
+MQ_INLINE void mq_encoder_flush_bypass(mq_encoder *e, bool predictable)
 {
     if (e->raw_free < e->raw_size) {
         mq_encoder_put_byte(e, e->raw_byte | (0x55u >> (8 - e->raw_free)));

@@ -34,6 +34,7 @@ static gj2k_status encode_block(const int32_t *coefficients, const uint8_t *frac
         tier1_encode_load(coefficients, stride, width, height, ws->magnitudes, &bad));
     if (bad || planes > magnitude_bits)
         status = GJ2K_ERROR_INVALID_ARGUMENT;
+    mq_context contexts[MQ_NUM_CONTEXTS];
     tier1_block_encoder b;
     if (status == GJ2K_OK && planes > 0) {
         b.mag = ws->magnitudes;
@@ -49,7 +50,7 @@ static gj2k_status encode_block(const int32_t *coefficients, const uint8_t *frac
                 memcpy(ws->fractions + (size_t)y * width, fractions + (size_t)y * stride, width);
             b.fractions = ws->fractions;
         }
-        if (!mq_encoder_init(&b.mq, (size_t)width * height * planes / 4 + 64))
+        if (!mq_encoder_init(&b.mq, contexts, (size_t)width * height * planes / 4 + 64))
             status = GJ2K_ERROR_OUT_OF_MEMORY;
     }
     if (status == GJ2K_OK && planes > 0) {

@@ -29,21 +29,18 @@ typedef struct tier1_block_encoder {
     /* Whether the distortion reductions are wanted (rate control); false
      * leaves them 0 and saves their arithmetic. The bytes are the same. */
     bool measure;
-    mq_encoder mq;
+    mq_encoder mq;        /* its contexts: the state's below */
 } tier1_block_encoder;
+
+/* A block encoder and its MQ contexts: the caller's (the GPU keeps it in
+ * shared memory). */
+typedef struct tier1_block_encoder_state {
+    tier1_block_encoder block;
+    mq_context contexts[MQ_NUM_CONTEXTS];
+} tier1_block_encoder_state;
 
 #define TIER1_SIGN_BIT 0x80000000u
 
-/* The passes inlined into each of their uses on the host, each use with
- * its raw and measure flags constant (measured: a lean copy per use); the
- * GPU compiler decides itself. */
-#if defined(__CUDACC__)
-#define TIER1_ENCODE_PASS GJ2K_HD static inline
-#define TIER1_ENCODE_CLEANUP GJ2K_HD_STATIC
-#else
-#define TIER1_ENCODE_PASS GJ2K_HD_INLINE
-#define TIER1_ENCODE_CLEANUP GJ2K_HD_INLINE
-#endif
 
 /* Reads a block of coefficients (row y at y * stride) as magnitudes with
  * the sign in bit 31 (row-major; `magnitudes` may be `coefficients` when
@@ -78,36 +75,91 @@ GJ2K_HD_INLINE unsigned tier1_planes_of(uint32_t all)
     return planes;
 }
 
+/* The distortions' magnitudes are integers in units of 1/512 (|q| < 2^31
+ * and fractions in 1/256 plus a half: exact in 41 bits), so that only the
+ * final product is a double, rounded once as a product of the same values
+ * in doubles would be. */
+#define TIER1_UNIT_BITS 9
+
 /* Midpoint reconstruction of magnitude v when the planes >= p are known
- * (E.1.1.2 with r = 1/2; r = 0 at p = 0 unless half_at_zero). */
-GJ2K_HD static inline double encode_midpoint(uint32_t v, unsigned p, bool half_at_zero)
+ * (E.1.1.2 with r = 1/2; r = 0 at p = 0 unless half_at_zero), in units. */
+GJ2K_HD_INLINE int64_t encode_midpoint(uint32_t v, unsigned p, bool half_at_zero)
 {
     uint32_t known = p >= 31 ? 0 : v >> p << p;
     if (known == 0)
-        return 0.0;
-    return (double)known + (p > 0 ? (double)(1u << (p - 1)) : half_at_zero ? 0.5 : 0.0);
+        return 0;
+    int64_t half = p > 0 ? (int64_t)1 << (p - 1 + TIER1_UNIT_BITS)
+                         : half_at_zero ? (int64_t)1 << (TIER1_UNIT_BITS - 1) : 0;
+    return ((int64_t)known << TIER1_UNIT_BITS) + half;
 }
 
-/* The magnitude the distortion is measured against: |q|, plus its fraction
- * when known. */
-GJ2K_HD static inline double encode_true_value(const tier1_block_encoder *b, const uint32_t *m)
+/* The magnitude the distortion is measured against, in units: |q|, plus
+ * its fraction (1/256ths, taken at their middle) when known. */
+GJ2K_HD_INLINE int64_t encode_true_value(const tier1_block_encoder *b, const uint32_t *m)
 {
-    double v = (double)(*m & ~TIER1_SIGN_BIT);
+    int64_t v = (int64_t)(*m & ~TIER1_SIGN_BIT) << TIER1_UNIT_BITS;
     if (b->fractions != NULL)
-        v += ((double)b->fractions[m - b->mag] + 0.5) * (1.0 / 256.0);
+        v += 2 * (int64_t)b->fractions[m - b->mag] + 1;
     return v;
 }
 
-/* (t - before)^2 - (t - after)^2, factored to stay exact in the factors. */
-GJ2K_HD static inline double encode_error_decrease(double t, double before, double after)
+/*
+ * A pass's distortion reduction (J.14 wants a pass's total only) follows
+ * exactly from integer sums over its coded samples: a sample's reduction
+ * is (t - before)^2 - (t - after)^2 = d (2 (t - before) - d) with
+ * d = after - before, and d depends only on the bit coded. So a pass sums,
+ * by that bit, the samples and their residues t - base (base: the part of
+ * the reconstruction the pass does not change), and converts once.
+ */
+typedef struct encode_tally {
+    int64_t sum_zero, sum_one; /* residues in units, by bit coded (no array:
+                                  on the GPU it would leave the registers) */
+    int64_t count_zero, count_one;
+} encode_tally;
+
+GJ2K_HD_INLINE void encode_tally_add(encode_tally *tally, unsigned bit, int64_t residue)
 {
-    return (after - before) * (2.0 * t - after - before);
+    if (bit) {
+        tally->sum_one += residue;
+        tally->count_one++;
+    } else {
+        tally->sum_zero += residue;
+        tally->count_zero++;
+    }
+}
+
+/* The sum over n samples of d (2 (residue - offset) - d), in squared
+ * magnitudes. */
+GJ2K_HD_INLINE double encode_tally_reduction(int64_t sum, int64_t n, int64_t d, int64_t offset)
+{
+    return (double)d * (double)(2 * (sum - n * offset) - n * d) *
+           (1.0 / (double)((int64_t)1 << (2 * TIER1_UNIT_BITS)));
+}
+
+/* Samples that became significant on plane p: before 0, after `value`,
+ * residues their true values. */
+GJ2K_HD_INLINE double encode_significance_reduction(const encode_tally *tally, int64_t value)
+{
+    return encode_tally_reduction(tally->sum_one, tally->count_one, value, 0);
+}
+
+/* Samples refined on plane p: residues t minus the planes above p, so
+ * t - before = residue - h(p + 1), and after - before = bit << p + h(p) -
+ * h(p + 1), h(q) being the midpoint's half step once planes >= q are known. */
+GJ2K_HD_INLINE double encode_refinement_reduction(const encode_tally *tally, unsigned p,
+                                                  bool half_at_zero)
+{
+    int64_t h_above = (int64_t)1 << (p + TIER1_UNIT_BITS);
+    int64_t h_here = p > 0 ? (int64_t)1 << (p - 1 + TIER1_UNIT_BITS)
+                           : half_at_zero ? (int64_t)1 << (TIER1_UNIT_BITS - 1) : 0;
+    return encode_tally_reduction(tally->sum_zero, tally->count_zero, h_here - h_above, h_above) +
+           encode_tally_reduction(tally->sum_one, tally->count_one, h_here, h_above);
 }
 
 /* Codes the sign (D.3.2) of row r of the column at w, which has just
  * become significant (`word` its magnitude with the sign in bit 31), and
  * updates the words. */
-GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *w, uint32_t word,
+GJ2K_HD_INLINE void encode_sign(tier1_block_encoder *b, uint32_t *w, uint32_t word,
                                        unsigned r, bool raw)
 {
     unsigned negative = word >> 31;
@@ -121,18 +173,18 @@ GJ2K_HD static inline void encode_sign(tier1_block_encoder *b, uint32_t *w, uint
 }
 
 /* One sample of the significance propagation pass (D.3.1): coded when not
- * yet significant and some neighbour is; returns its distortion reduction
- * (with `measure`), `value` being a new significant sample's. */
-GJ2K_HD_INLINE double propagate_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
-                                       unsigned p, double value, unsigned r, bool raw,
-                                       bool measure)
+ * yet significant and some neighbour is; with `measure`, tallied when it
+ * becomes significant. */
+GJ2K_HD_INLINE void propagate_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
+                                     unsigned p, unsigned r, bool raw, bool measure,
+                                     encode_tally *tally)
 {
     uint32_t state = *w;
     if (state & T1W_SIG((int)r, 1))
-        return 0.0;
+        return;
     unsigned n = t1w_neighbours(state, r);
     if (n == 0)
-        return 0.0;
+        return;
     uint32_t word = *m;
     unsigned bit = (word >> p) & 1u;
     if (raw)
@@ -141,18 +193,19 @@ GJ2K_HD_INLINE double propagate_sample(tier1_block_encoder *b, uint32_t *w, cons
         mq_encoder_encode_bit(&b->mq, b->zero_context[n], bit);
     *w = state | T1W_VISITED(r);
     if (!bit)
-        return 0.0;
+        return;
     encode_sign(b, w, word, r, raw);
-    return measure ? encode_error_decrease(encode_true_value(b, m), 0.0, value) : 0.0;
+    if (measure)
+        encode_tally_add(tally, 1, encode_true_value(b, m));
 }
 
 /* Significance propagation pass (D.3.1): insignificant samples with a
- * significant neighbour, in stripe order (D.1). */
-TIER1_ENCODE_PASS double encode_significance_pass(tier1_block_encoder *b, unsigned p,
-                                                  bool raw, bool measure)
+ * significant neighbour, in stripe order (D.1). Returns its distortion
+ * reduction (with `measure`). */
+GJ2K_HD_INLINE double encode_significance_pass_on(tier1_block_encoder *b, unsigned p, bool raw,
+                                                 bool measure)
 {
-    const double value = encode_midpoint(1u << p, p, b->half_at_zero);
-    double reduction = 0.0;
+    encode_tally tally = {0, 0, 0, 0};
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
@@ -164,25 +217,27 @@ TIER1_ENCODE_PASS double encode_significance_pass(tier1_block_encoder *b, unsign
             if (!(state & T1W_WINDOW) || (state & T1W_SELF_ALL) == T1W_SELF_ALL)
                 continue;
             if (rows == 4) {
-                reduction += propagate_sample(b, wd, m, p, value, 0, raw, measure);
-                reduction += propagate_sample(b, wd, m + w, p, value, 1, raw, measure);
-                reduction += propagate_sample(b, wd, m + 2 * (size_t)w, p, value, 2, raw, measure);
-                reduction += propagate_sample(b, wd, m + 3 * (size_t)w, p, value, 3, raw, measure);
+                propagate_sample(b, wd, m, p, 0, raw, measure, &tally);
+                propagate_sample(b, wd, m + w, p, 1, raw, measure, &tally);
+                propagate_sample(b, wd, m + 2 * (size_t)w, p, 2, raw, measure, &tally);
+                propagate_sample(b, wd, m + 3 * (size_t)w, p, 3, raw, measure, &tally);
                 continue;
             }
             for (uint32_t r = 0; r < rows; r++)
-                reduction += propagate_sample(b, wd, m + (size_t)r * w, p, value, r, raw, measure);
+                propagate_sample(b, wd, m + (size_t)r * w, p, r, raw, measure, &tally);
         }
     }
-    return reduction;
+    return measure ? encode_significance_reduction(
+                         &tally, encode_midpoint(1u << p, p, b->half_at_zero))
+                   : 0.0;
 }
 
 /* One sample of the magnitude refinement pass (D.3.3): coded when
- * significant before this plane; adds its distortion reduction to
- * *reduction and returns the column's state with it marked refined. */
+ * significant before this plane; with `measure`, tallied. Returns the
+ * column's state with it marked refined. */
 GJ2K_HD_INLINE uint32_t refine_sample(tier1_block_encoder *b, uint32_t state, const uint32_t *m,
                                       unsigned p, unsigned r, bool raw, bool measure,
-                                      double *reduction)
+                                      encode_tally *tally)
 {
     if ((state & (T1W_SIG((int)r, 1) | T1W_VISITED(r))) != T1W_SIG((int)r, 1))
         return state;
@@ -195,18 +250,18 @@ GJ2K_HD_INLINE uint32_t refine_sample(tier1_block_encoder *b, uint32_t state, co
                               (state & T1W_REFINED(r)) ? 16u
                               : t1w_neighbours(state, r) ? 15u : 14u,
                               bit);
-    if (measure)
-        *reduction += encode_error_decrease(encode_true_value(b, m),
-                                            encode_midpoint(v, p + 1, b->half_at_zero),
-                                            encode_midpoint(v, p, b->half_at_zero));
+    if (measure) /* the residue below the planes above p */
+        encode_tally_add(tally, bit,
+                         encode_true_value(b, m) -
+                             ((int64_t)(v >> (p + 1) << (p + 1)) << TIER1_UNIT_BITS));
     return state | T1W_REFINED(r);
 }
 
 /* Magnitude refinement pass (D.3.3): samples significant before this plane. */
-TIER1_ENCODE_PASS double encode_refinement_pass(tier1_block_encoder *b, unsigned p, bool raw,
+GJ2K_HD_INLINE double encode_refinement_pass_on(tier1_block_encoder *b, unsigned p, bool raw,
                                                 bool measure)
 {
-    double reduction = 0.0;
+    encode_tally tally = {0, 0, 0, 0};
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
@@ -217,45 +272,45 @@ TIER1_ENCODE_PASS double encode_refinement_pass(tier1_block_encoder *b, unsigned
                 continue; /* nothing significant to refine */
             const uint32_t *m = b->mag + (size_t)y0 * w + x;
             if (rows == 4) {
-                state = refine_sample(b, state, m, p, 0, raw, measure, &reduction);
-                state = refine_sample(b, state, m + w, p, 1, raw, measure, &reduction);
-                state = refine_sample(b, state, m + 2 * (size_t)w, p, 2, raw, measure, &reduction);
-                state = refine_sample(b, state, m + 3 * (size_t)w, p, 3, raw, measure, &reduction);
+                state = refine_sample(b, state, m, p, 0, raw, measure, &tally);
+                state = refine_sample(b, state, m + w, p, 1, raw, measure, &tally);
+                state = refine_sample(b, state, m + 2 * (size_t)w, p, 2, raw, measure, &tally);
+                state = refine_sample(b, state, m + 3 * (size_t)w, p, 3, raw, measure, &tally);
             } else {
                 for (uint32_t r = 0; r < rows; r++)
                     state = refine_sample(b, state, m + (size_t)r * w, p, r, raw, measure,
-                                          &reduction);
+                                          &tally);
             }
             words[x] = state; /* refinement changes no other word */
         }
     }
-    return reduction;
+    return measure ? encode_refinement_reduction(&tally, p, b->half_at_zero) : 0.0;
 }
 
 /* One sample of the cleanup pass outside run-length mode: coded when
  * neither significant nor visited. */
-GJ2K_HD_INLINE double clean_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
-                                   unsigned p, double value, unsigned r, bool measure)
+GJ2K_HD_INLINE void clean_sample(tier1_block_encoder *b, uint32_t *w, const uint32_t *m,
+                                 unsigned p, unsigned r, bool measure, encode_tally *tally)
 {
     uint32_t state = *w;
     if (state & (T1W_SIG((int)r, 1) | T1W_VISITED(r)))
-        return 0.0;
+        return;
     uint32_t word = *m;
     unsigned bit = (word >> p) & 1u;
     mq_encoder_encode_bit(&b->mq, b->zero_context[t1w_neighbours(state, r)], bit);
     if (!bit)
-        return 0.0;
+        return;
     encode_sign(b, w, word, r, false);
-    return measure ? encode_error_decrease(encode_true_value(b, m), 0.0, value) : 0.0;
+    if (measure)
+        encode_tally_add(tally, 1, encode_true_value(b, m));
 }
 
 /* Cleanup pass (D.3.4): the samples the significance pass left, with
  * run-length coding of 4-sample columns whose samples and neighbours are all
  * insignificant. Clears the visited flags. */
-TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned p, bool measure)
+GJ2K_HD_INLINE double encode_cleanup_pass_on(tier1_block_encoder *b, unsigned p, bool measure)
 {
-    const double value = encode_midpoint(1u << p, p, b->half_at_zero);
-    double reduction = 0.0;
+    encode_tally tally = {0, 0, 0, 0};
     const uint32_t w = b->width, h = b->height;
     for (uint32_t y0 = 0; y0 < h; y0 += 4) {
         uint32_t rows = h - y0 < 4 ? h - y0 : 4;
@@ -277,22 +332,52 @@ TIER1_ENCODE_CLEANUP double encode_cleanup_pass(tier1_block_encoder *b, unsigned
                 mq_encoder_encode_bit(&b->mq, MQ_CONTEXT_UNIFORM, k & 1u);
                 encode_sign(b, wd, m[(size_t)k * w], k, false);
                 if (measure)
-                    reduction += encode_error_decrease(encode_true_value(b, m + (size_t)k * w),
-                                                       0.0, value);
+                    encode_tally_add(&tally, 1, encode_true_value(b, m + (size_t)k * w));
                 r = k + 1;
             }
             if (r == 0 && rows == 4) {
-                reduction += clean_sample(b, wd, m, p, value, 0, measure);
-                reduction += clean_sample(b, wd, m + w, p, value, 1, measure);
-                reduction += clean_sample(b, wd, m + 2 * (size_t)w, p, value, 2, measure);
-                reduction += clean_sample(b, wd, m + 3 * (size_t)w, p, value, 3, measure);
+                clean_sample(b, wd, m, p, 0, measure, &tally);
+                clean_sample(b, wd, m + w, p, 1, measure, &tally);
+                clean_sample(b, wd, m + 2 * (size_t)w, p, 2, measure, &tally);
+                clean_sample(b, wd, m + 3 * (size_t)w, p, 3, measure, &tally);
             } else {
                 for (; r < rows; r++)
-                    reduction += clean_sample(b, wd, m + (size_t)r * w, p, value, r, measure);
+                    clean_sample(b, wd, m + (size_t)r * w, p, r, measure, &tally);
             }
             *wd &= ~T1W_VISITED_ALL;
         }
     }
+    return measure ? encode_significance_reduction(
+                         &tally, encode_midpoint(1u << p, p, b->half_at_zero))
+                   : 0.0;
+}
+
+/* Codes pass j's type on plane p (raw: D.6 bypass; measure: its distortion
+ * reduction returned, else 0) on a copy of the encoder in locals (kept in
+ * registers: a context byte's store may alias any memory), each flag
+ * constant in its own copy of the pass. */
+GJ2K_HD_STATIC GJ2K_HOST_NOINLINE double encode_pass(tier1_block_encoder *state,
+                                                     tier1_pass_type type, unsigned p, bool raw,
+                                                     bool measure)
+{
+    tier1_block_encoder local = *state, *b = &local;
+    double reduction;
+    if (type == TIER1_PASS_SIGNIFICANCE && measure)
+        reduction = raw ? encode_significance_pass_on(b, p, true, true)
+                        : encode_significance_pass_on(b, p, false, true);
+    else if (type == TIER1_PASS_SIGNIFICANCE)
+        reduction = raw ? encode_significance_pass_on(b, p, true, false)
+                        : encode_significance_pass_on(b, p, false, false);
+    else if (type == TIER1_PASS_REFINEMENT && measure)
+        reduction = raw ? encode_refinement_pass_on(b, p, true, true)
+                        : encode_refinement_pass_on(b, p, false, true);
+    else if (type == TIER1_PASS_REFINEMENT)
+        reduction = raw ? encode_refinement_pass_on(b, p, true, false)
+                        : encode_refinement_pass_on(b, p, false, false);
+    else
+        reduction = measure ? encode_cleanup_pass_on(b, p, true)
+                            : encode_cleanup_pass_on(b, p, false);
+    state->mq = local.mq;
     return reduction;
 }
 
@@ -323,16 +408,17 @@ GJ2K_HD_STATIC void encode_settle_lengths(tier1_pass_info *passes, const mq_snap
 
 /*
  * Codes every pass of a block of `planes` (>= 1) planes whose magnitudes
- * are at b->mag (tier1_encode_load) into b->mq, begun on its buffer.
- * `flags` holds (width + 2) * (height + 2) elements of scratch; `passes`
- * receives each pass's truncation point and distortion reduction,
- * `snapshots` (TIER1_MAX_PASSES) is scratch. The caller sets b's width,
- * height, zero_context, causal, fractions, half_at_zero and measure.
+ * are at block->mag (tier1_encode_load) into block->mq, begun on its
+ * buffer. `flags` holds (width + 2) * (height + 2) elements of scratch;
+ * `passes` receives each pass's truncation point and distortion reduction,
+ * `snapshots` (TIER1_MAX_PASSES) is scratch. The caller sets the block's
+ * width, height, zero_context, causal, fractions, half_at_zero and measure.
  */
-GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags, unsigned planes,
-                                        unsigned style, tier1_pass_info *passes,
+GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *block, uint32_t *flags,
+                                        unsigned planes, unsigned style, tier1_pass_info *passes,
                                         mq_snapshot *snapshots)
 {
+    tier1_block_encoder *b = block;
     b->ws = (ptrdiff_t)b->width + 2;
     memset(flags, 0, sizeof(uint32_t) * TIER1_STATE_WORDS(b->width, b->height));
     b->words = flags + b->ws + 1;
@@ -353,22 +439,7 @@ GJ2K_HD_STATIC void tier1_encode_passes(tier1_block_encoder *b, uint32_t *flags,
             segment_first = j;
             segment_start = b->mq.length;
         }
-        double reduction; /* each pass with its flags constant, so each copy is lean */
-        if (type == TIER1_PASS_SIGNIFICANCE && b->measure)
-            reduction = raw ? encode_significance_pass(b, p, true, true)
-                            : encode_significance_pass(b, p, false, true);
-        else if (type == TIER1_PASS_SIGNIFICANCE)
-            reduction = raw ? encode_significance_pass(b, p, true, false)
-                            : encode_significance_pass(b, p, false, false);
-        else if (type == TIER1_PASS_REFINEMENT && b->measure)
-            reduction = raw ? encode_refinement_pass(b, p, true, true)
-                            : encode_refinement_pass(b, p, false, true);
-        else if (type == TIER1_PASS_REFINEMENT)
-            reduction = raw ? encode_refinement_pass(b, p, true, false)
-                            : encode_refinement_pass(b, p, false, false);
-        else
-            reduction = b->measure ? encode_cleanup_pass(b, p, true)
-                                   : encode_cleanup_pass(b, p, false);
+        double reduction = encode_pass(b, type, p, raw, b->measure);
         if (type == TIER1_PASS_CLEANUP && (style & TIER1_STYLE_SEGMENTATION)) {
             /* D.5: 1010 in the UNIFORM context */
             for (unsigned k = 0; k < 4; k++)

@@ -83,7 +83,9 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
     if (bad || planes > TIER1_MAX_PLANES) {
         r.status = GJ2K_ERROR_INVALID_ARGUMENT;
     } else if (planes > 0) {
-        tier1_block_encoder *b = (tier1_block_encoder *)shared + tier1_cuda::state_slot(lanes);
+        tier1_block_encoder_state *state =
+            (tier1_block_encoder_state *)shared + tier1_cuda::state_slot(lanes);
+        tier1_block_encoder *b = &state->block;
         b->mag = magnitudes;
         b->width = d.width;
         b->height = d.height;
@@ -92,7 +94,7 @@ __global__ void encode_blocks(const DeviceBlock *blocks, uint32_t count, uint32_
         b->fractions = d.fractions ? fractions + d.input : NULL;
         b->half_at_zero = d.fractions != 0;
         b->measure = true;
-        mq_encoder_begin(&b->mq, slots + d.slot, (size_t)d.room);
+        mq_encoder_begin(&b->mq, state->contexts, slots + d.slot, (size_t)d.room);
         tier1_encode_passes(b, flags + d.flags, planes, d.style,
                             passes + (size_t)i * TIER1_MAX_PASSES,
                             snapshots + (size_t)i * TIER1_MAX_PASSES);
@@ -320,7 +322,7 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
         return e;
     *what = "kernel";
     encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
-                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_encoder)), s>>>(
+                    tier1_cuda::shared_bytes(gpu->lanes, sizeof(tier1_block_encoder_state)), s>>>(
         gpu->blocks.as<DeviceBlock>(), (uint32_t)count, gpu->lanes, gpu->coefficients.as<int32_t>(),
         gpu->words.as<uint32_t>(),
         gpu->fractions.as<uint8_t>(), gpu->slots.as<uint8_t>(), gpu->flags.as<uint32_t>(),

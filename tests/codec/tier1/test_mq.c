@@ -30,7 +30,8 @@ static void test_mq_round_trip_random(void)
         }
         size_t cut = n ? (size_t)test_random_range(0, (int64_t)n) : 0, cut_length = 0;
         mq_encoder e;
-        REQUIRE(mq_encoder_init(&e, 16));
+        mq_context encoder_contexts[MQ_NUM_CONTEXTS];
+        REQUIRE(mq_encoder_init(&e, encoder_contexts, 16));
         for (size_t i = 0; i < n; i++) {
             if (i == cut)
                 cut_length = mq_encoder_truncation_length(&e);
@@ -85,8 +86,9 @@ static const uint8_t h2_coded[30] = {0x84, 0xC7, 0x3B, 0xFC, 0xE1, 0xA1, 0x43, 0
 static void test_mq_standard_test_sequence(void)
 {
     mq_encoder e;
-    REQUIRE(mq_encoder_init(&e, 0));
-    memset(e.contexts, 0, sizeof e.contexts);
+    mq_context encoder_contexts[MQ_NUM_CONTEXTS];
+    REQUIRE(mq_encoder_init(&e, encoder_contexts, 0));
+    memset(encoder_contexts, 0, sizeof encoder_contexts);
     for (unsigned i = 0; i < 256; i++)
         mq_encoder_encode_bit(&e, 0, (h2_decisions[i / 8] >> (7 - i % 8)) & 1u);
     mq_encoder_flush(&e);
@@ -115,7 +117,8 @@ static void test_mq_segments(void)
         size_t count[SEGMENTS], start[SEGMENTS + 1];
         uint8_t *cx[SEGMENTS], *bits[SEGMENTS];
         mq_encoder e;
-        REQUIRE(mq_encoder_init(&e, 0));
+        mq_context encoder_contexts[MQ_NUM_CONTEXTS];
+        REQUIRE(mq_encoder_init(&e, encoder_contexts, 0));
         for (int s = 0; s < SEGMENTS; s++) {
             count[s] = (size_t)test_random_range(0, 500);
             cx[s] = xmalloc(count[s]);
@@ -163,7 +166,8 @@ static void test_bypass_round_trip(void)
         size_t cut = (size_t)test_random_range(0, (int64_t)n), cut_length = 0;
         bool predictable = test_random() & 1;
         mq_encoder e;
-        REQUIRE(mq_encoder_init(&e, 0));
+        mq_context encoder_contexts[MQ_NUM_CONTEXTS];
+        REQUIRE(mq_encoder_init(&e, encoder_contexts, 0));
         mq_encoder_start_bypass(&e);
         for (size_t i = 0; i < n; i++) {
             if (i == cut)
@@ -197,7 +201,8 @@ static void test_bypass_round_trip(void)
     }
     /* all ones: FF 7F FF 7F ... */
     mq_encoder e;
-    REQUIRE(mq_encoder_init(&e, 0));
+    mq_context encoder_contexts[MQ_NUM_CONTEXTS];
+    REQUIRE(mq_encoder_init(&e, encoder_contexts, 0));
     mq_encoder_start_bypass(&e);
     for (int i = 0; i < 8 + 7 + 8; i++)
         mq_encoder_bypass_put_bit(&e, 1);

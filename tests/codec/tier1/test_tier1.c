@@ -478,7 +478,8 @@ static void test_matches_reference_model(void)
         REQUIRE(tier1_encode_block(q, (size_t)w, (uint32_t)w, (uint32_t)h, m.band, style, planes,
                                    NULL, &e) == GJ2K_OK);
         mq_encoder mq;
-        REQUIRE(mq_encoder_init(&mq, 0));
+        mq_context contexts[MQ_NUM_CONTEXTS];
+        REQUIRE(mq_encoder_init(&mq, contexts, 0));
         m.mq = &mq;
         unsigned passes = e.num_planes ? 3 * e.num_planes - 2 : 0;
         bool open = false, predictable = style & TIER1_STYLE_PREDICTABLE;
