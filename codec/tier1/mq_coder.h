@@ -47,6 +47,7 @@ typedef uint8_t mq_context;
 /* One state of Table C.2 for one MPS sense: Qe and the states that follow
  * an MPS and an LPS (index << 1 | MPS, SWITCH applied). */
 typedef struct mq_state {
+    uint32_t qe_high; /* Qe << 16: where the decoder compares and subtracts it from C */
     uint16_t qe;
     uint8_t next_mps;
     uint8_t next_lps;

@@ -15,37 +15,47 @@
 #include "mq_coder.h"
 
 typedef struct mq_decoder {
-    const uint8_t *data;    /* the current segment */
-    size_t length;
-    size_t position;        /* of the byte B last read (may pass the end) */
+    const uint8_t *at;      /* the byte B last read, or the segment's end */
+    size_t left;            /* bytes from B to the segment's end */
     uint32_t a, c;          /* interval and code registers (C.3) */
     unsigned ct;
     mq_context *contexts;   /* MQ_NUM_CONTEXTS of them, the caller's */
 } mq_decoder;
 
-/* The byte at `position`, or 0xFF past the end of the segment (C.3.4). */
-MQ_INLINE uint32_t mq_decoder_byte_at(const mq_decoder *d, size_t position)
+/* The byte k places after B, or 0xFF past the end of the segment (C.3.4). */
+MQ_INLINE uint32_t mq_decoder_byte_at(const mq_decoder *d, size_t k)
 {
-    return position < d->length ? d->data[position] : 0xFFu;
+    return k < d->left ? d->at[k] : 0xFFu;
+}
+
+/* Moves B on by one byte, or stays at the segment's end. */
+MQ_INLINE void mq_decoder_advance(mq_decoder *d)
+{
+    if (d->left > 0) {
+        d->at++;
+        d->left--;
+    }
 }
 
 /* BYTEIN (C.3.4): a 0xFF followed by a byte above 0x8F is a marker or the
  * end; the decoder then feeds 1 bits and stays put. */
 MQ_INLINE void mq_decoder_byte_in(mq_decoder *d)
 {
-    if (mq_decoder_byte_at(d, d->position) == 0xFF) {
-        uint32_t next = mq_decoder_byte_at(d, d->position + 1);
+    if (mq_decoder_byte_at(d, 0) == 0xFF) {
+        uint32_t next = mq_decoder_byte_at(d, 1);
         if (next > 0x8F) {
             d->c += 0xFF00u;
             d->ct = 8;
-        } else {
-            d->position++;
+        } else { /* B is not the end: it has a byte after it */
+            d->at++;
+            d->left--;
             d->c += next << 9;
             d->ct = 7;
         }
-    } else {
-        d->position++;
-        d->c += mq_decoder_byte_at(d, d->position) << 8;
+    } else { /* B is not past the end: it is not 0xFF */
+        d->at++;
+        d->left--;
+        d->c += mq_decoder_byte_at(d, 0) << 8;
         d->ct = 8;
     }
 }
@@ -58,7 +68,7 @@ MQ_INLINE unsigned mq_decoder_decode_bit(mq_decoder *d, unsigned context)
     uint32_t qe = s->qe;
     unsigned mps = *cx & 1u, bit;
     d->a -= qe;
-    if ((d->c >> 16) < qe) {
+    if (d->c < s->qe_high) {
         /* the lower sub-interval: the LPS, or the MPS after an exchange */
         if (d->a < qe) {
             bit = mps;
@@ -69,7 +79,7 @@ MQ_INLINE unsigned mq_decoder_decode_bit(mq_decoder *d, unsigned context)
         }
         d->a = qe;
     } else {
-        d->c -= qe << 16;
+        d->c -= s->qe_high;
         if (d->a & 0x8000u)
             return mps;
         if (d->a < qe) {
@@ -95,8 +105,8 @@ MQ_INLINE unsigned mq_decoder_bypass_bit(mq_decoder *d)
 {
     if (d->ct == 0) {
         bool after_ff = d->c == 0xFF;
-        d->c = mq_decoder_byte_at(d, d->position);
-        d->position++;
+        d->c = mq_decoder_byte_at(d, 0);
+        mq_decoder_advance(d);
         d->ct = after_ff ? 7 : 8;
     }
     d->ct--;
@@ -107,9 +117,8 @@ MQ_INLINE unsigned mq_decoder_bypass_bit(mq_decoder *d)
  * (d->contexts, set by the caller) are untouched. */
 MQ_INLINE void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t length)
 {
-    d->data = data;
-    d->length = data != NULL ? length : 0;
-    d->position = 0;
+    d->at = data;
+    d->left = data != NULL ? length : 0;
     d->c = mq_decoder_byte_at(d, 0) << 16;
     mq_decoder_byte_in(d);
     d->c <<= 7;
@@ -120,9 +129,8 @@ MQ_INLINE void mq_decoder_start(mq_decoder *d, const uint8_t *data, size_t lengt
 /* Begins a raw (bypass) segment (D.6). */
 MQ_INLINE void mq_decoder_start_bypass(mq_decoder *d, const uint8_t *data, size_t length)
 {
-    d->data = data;
-    d->length = data != NULL ? length : 0;
-    d->position = 0;
+    d->at = data;
+    d->left = data != NULL ? length : 0;
     d->c = 0;
     d->ct = 0;
 }

@@ -10,8 +10,8 @@
  * two MPS senses: state = index << 1 | MPS. An LPS with SWITCH = 1 flips the
  * MPS. */
 #define MQ_ROW(qe, nmps, nlps, sw)                                                             \
-    {qe, (uint8_t)((nmps) << 1), (uint8_t)((nlps) << 1 | (sw))},                               \
-    {qe, (uint8_t)((nmps) << 1 | 1), (uint8_t)((nlps) << 1 | (1 - (sw)))}
+    {(uint32_t)(qe) << 16, qe, (uint8_t)((nmps) << 1), (uint8_t)((nlps) << 1 | (sw))},         \
+    {(uint32_t)(qe) << 16, qe, (uint8_t)((nmps) << 1 | 1), (uint8_t)((nlps) << 1 | (1 - (sw)))}
 
 #define MQ_STATES_INITIALIZER \
     MQ_ROW(0x5601, 1, 1, 1),   MQ_ROW(0x3401, 2, 6, 0),   MQ_ROW(0x1801, 3, 9, 0), \

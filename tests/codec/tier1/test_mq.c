@@ -235,6 +235,7 @@ static void test_probability_table(void)
         for (unsigned mps = 0; mps < 2; mps++) {
             const mq_state *s = &mq_states[2 * i + mps];
             CHECK_EQ(s->qe, table_c2[i][0]);
+            CHECK_EQ(s->qe_high, (uint32_t)table_c2[i][0] << 16);
             CHECK_EQ(s->next_mps, 2 * table_c2[i][1] + mps);
             CHECK_EQ(s->next_lps, 2 * table_c2[i][2] + (mps ^ table_c2[i][3]));
         }
