@@ -3,6 +3,7 @@
 # runs every test, then the benchmarks, and prints a short table last.
 # Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
 #   bash tests/gpu/run.sh quick   builds gj2k and the GPU test only, runs those and `bench dwt`.
+#   bash tests/gpu/run.sh tests   builds everything, runs every test and the sanitizers only.
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -70,6 +71,18 @@ tail -5 "$logs/ctest.txt"
 
 step "compute-sanitizer (small cases)"
 bash tests/gpu/sanitize.sh build/gpu "$logs" || tests_rc=1
+
+# `run.sh tests`: the tests and the sanitizers only, no benchmarks.
+if [ "${1:-}" = tests ]; then
+  step "summary"
+  { grep -E '(Failed|\*\*\*Exception|Timeout)' "$logs/ctest.txt" | sed 's/^/ctest: /'
+    cat "$logs/memcheck.txt"
+    printf '%-28s %s\n' "GPU" "$(grep '^GPU:' "$logs/version.txt" | cut -c6-)" \
+      "tests" "$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)"
+  } 2>&1 | tee "$logs/summary.txt"
+  deliver
+  exit $tests_rc
+fi
 
 step "benchmarks"
 build/gpu/tests/codec/tier1/test_tier1_gpu bench | tee "$logs/bench-tier1.txt"
