@@ -123,9 +123,12 @@ void quant_forward_with_fractions(const float *coefficients, int32_t *indices, u
     for (size_t i = 0; i < count; i++) {
         float a = coefficients[i];
         float m = fabsf(a) / delta;
-        indices[i] = deadzone_index(a, m);
-        /* NaN and infinity give 255. */
-        float fraction = (m - floorf(m)) * 256.0f;
+        int32_t q = deadzone_index(a, m);
+        indices[i] = q;
+        /* m's excess over |q| (its fraction below 2^31, where (float)|q| is
+           exact or m whole; above, saturated); NaN and infinity give 255.
+           No floorf: the loop vectorises. */
+        float fraction = (m - fabsf((float)q)) * 256.0f;
         fractions[i] = (uint8_t)(fraction < 255.0f ? fraction : 255.0f);
     }
 }

@@ -256,7 +256,7 @@ __device__ __forceinline__ void quantize_store(float v, float delta, int32_t *q,
     else
         index = m != m ? 0 : INT32_MAX;
     *q = v < 0.0f ? -index : index;
-    float f = (m - floorf(m)) * 256.0f;
+    float f = (m - (float)index) * 256.0f; /* m's excess over |q|, as the CPU's */
     *fraction = (uint8_t)(f < 255.0f ? f : 255.0f);
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "quantization.h"
 #include "test_harness.h"
@@ -238,6 +239,48 @@ static void test_quantizer_power_of_two_exact(void)
     }
 }
 
+/* The fractions beside the indices: what |a| / delta exceeds |q| by, in
+ * 1/256 (floor, at most 255), as the one IEEE division gives it; the
+ * indices are quant_forward's; NaN and infinity give 255. */
+static void test_forward_with_fractions(void)
+{
+    enum { N = 4099 }; /* odd: the vector loops' tails too */
+    static float a[N];
+    static int32_t q[N], plain[N];
+    static uint8_t f[N];
+    float delta = 0.37f + (float)(test_random() % 1000) / 1000.0f;
+    for (int i = 0; i < N; i++)
+        a[i] = random_coefficient(-12, 24);
+    a[0] = NAN, a[1] = INFINITY, a[2] = -INFINITY, a[3] = 0.0f, a[4] = -0.0f;
+    a[5] = 3.5f * delta, a[6] = -2.75f * delta;
+    memset(f, 0xA5, sizeof f); /* poisoned */
+    quant_forward_with_fractions(a, q, f, N, delta);
+    quant_forward(a, plain, N, delta);
+    CHECK_EQ(f[0], 255);
+    CHECK_EQ(f[1], 255);
+    CHECK_EQ(f[2], 255);
+    CHECK_EQ(f[3], 0);
+    CHECK_EQ(f[4], 0);
+    for (int i = 0; i < N; i++) {
+        float m = fabsf(a[i]) / delta;
+        bool whole_range = m < 16777216.0f; /* below 2^24 every |q| is exact */
+        int expected = 255;
+        if (m == m && whole_range) {
+            float fraction = (m - floorf(m)) * 256.0f;
+            expected = fraction < 255.0f ? (int)fraction : 255;
+        } else if (m == m && m < 2147483648.0f) {
+            expected = 0; /* m is whole */
+        }
+        if (q[i] != plain[i] || (i > 2 && m < 2147483648.0f && f[i] != expected)) {
+            fprintf(stderr, "a %.9g delta %.9g: q %d (%d), fraction %u, expected %d\n", a[i],
+                    delta, q[i], plain[i], f[i], expected);
+            CHECK(false);
+            return;
+        }
+    }
+    CHECK(f[5] == 128 && q[5] == 3 && q[6] == -2 && f[6] == 192);
+}
+
 static const test_case cases[] = {
     {"step_size_round_trip", test_step_size_round_trip},
     {"step_from_size_floor", test_step_from_size_floor},
@@ -245,6 +288,7 @@ static const test_case cases[] = {
     {"step_pack_unpack", test_step_pack_unpack},
     {"quantizer_properties", test_quantizer_properties},
     {"quantizer_power_of_two_exact", test_quantizer_power_of_two_exact},
+    {"forward_with_fractions", test_forward_with_fractions},
 };
 
 TEST_MAIN(cases)
