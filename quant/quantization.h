@@ -49,7 +49,9 @@ quant_step quant_step_unpack(uint16_t field, bool reversible);
 void quant_forward(const float *coefficients, int32_t *indices, size_t count, float delta);
 
 /* quant_forward, plus each |a| / delta - |q| in 1/256 (truncated, at most
- * 255): what rate control measures distortion against (tier1.h). */
+ * 255): what rate control measures distortion against (tier1.h).
+ * `indices` may be the coefficients' own memory (each element is read
+ * before its index is stored); otherwise the arrays do not overlap. */
 void quant_forward_with_fractions(const float *coefficients, int32_t *indices, uint8_t *fractions,
                                   size_t count, float delta);
 /* Reconstruction (eq. E-6): Rq = (q + r * sign(q)) * delta, and 0 for q = 0;

@@ -604,8 +604,7 @@ static gj2k_status finish_tile(encoded_tile *out, forward_plane *planes, uint32_
                 out->energy += out->blocks[i].distortion[j];
     free(origins);
     for (uint32_t c = 0; planes != NULL && c < n; c++) {
-        free(planes[c].integers);
-        free(planes[c].floats);
+        free(planes[c].integers); /* floats, where set, is the same memory */
         free(planes[c].fractions);
         free(planes[c].packed);
     }
@@ -680,13 +679,12 @@ gj2k_status encode_tile(const encode_plan *plan, const gj2k_image *image, uint32
     bool use_gpu = status == GJ2K_OK && gpu != NULL && gpu_takes(gpu, planes, n, &whole);
     if (on_gpu != NULL)
         *on_gpu = use_gpu;
-    for (uint32_t c = 0; c < n && status == GJ2K_OK && !use_gpu && !plan->reversible; c++) {
-        size_t area = rect_area(planes[c].rect); /* the CPU's 9/7 works in floats */
-        planes[c].floats = malloc((area ? area : 1) * sizeof *planes[c].floats);
-        if (planes[c].floats == NULL)
-            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY,
-                               "out of memory for tile %u component %u", tile_index, c);
-    }
+    /* The CPU's 9/7 works in floats, in the integers' memory: each sample
+       becomes a float, a coefficient, then an index, element by element
+       (each read as the type it was last stored as), so no second buffer
+       is touched. */
+    for (uint32_t c = 0; c < n && status == GJ2K_OK && !use_gpu && !plan->reversible; c++)
+        planes[c].floats = (float *)(void *)planes[c].integers;
     if (status == GJ2K_OK && use_gpu) {
         for (uint32_t c = 0; c < n && whole; c++)
             plan_codeblock_layout(&planes[c], &out->components[c]);

@@ -19,7 +19,8 @@ typedef struct forward_plane {
     dwt_rect rect;           /* the tile-component (eq. B-12) */
     bool reversible;
     int32_t *integers;       /* samples, then 5/3 coefficients or quantization indices */
-    float *floats;           /* 9/7 path: samples, then coefficients */
+    float *floats;           /* 9/7 path on the CPU: the integers' memory as samples, then
+                                coefficients (each element read as it was last stored) */
     uint8_t *fractions;      /* 9/7 path: |a| / Delta - |q| in 1/256, for rate control */
     void *packed;            /* GPU path: the samples at storage width, packed_bytes each */
     unsigned packed_bytes;
