@@ -6,6 +6,8 @@
 
 #include "gj2k.h"
 
+#include "batch_jobs.h"
+#include "batch_options.h"
 #include "commands.h"
 #include "device_warm_up.h"
 #include "gpu_stage.h"
@@ -74,18 +76,96 @@ static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
     return 0;
 }
 
+static int decode_parsed(parsed_options *parsed, const batch_request *batch);
+
+/* What a directory's files must be to be decoded. */
+static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx", NULL};
+
+/* The outputs' format of a batch without -OutFor. */
+static const char *decode_default_extension(void)
+{
+    return gj2k_format_can_write(GJ2K_FORMAT_PNG) ? "png" : "pnm";
+}
+
+/* `gj2k decode` over many files: the decode options checked as for one
+ * file, then applied to each. */
+static int decode_batch(const batch_request *batch, const gj2k_decode_options *decode,
+                        const gj2k_write_options *write)
+{
+    batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
+    batch_settings settings = batch->settings;
+    settings.threads = decode->threads;
+    batch_list list;
+    char why[1024];
+    if (!batch_list_build(&batch->sources, &list, why, sizeof why)) {
+        report_error("decode: %s", why);
+        return 1;
+    }
+    int status = batch_run(&list, &settings, batch_decode_file, &job);
+    batch_list_free(&list);
+    return status;
+}
+
 int command_decode(int argc, char **argv)
 {
     parsed_options options;
-    if (!options_parse("decode", argc, argv, decode_options, DECODE_OPTION_COUNT, 0, &options))
+    size_t spec_count;
+    option_spec *specs = batch_options_with(decode_options, DECODE_OPTION_COUNT, &spec_count);
+    if (specs == NULL) {
+        report_error("decode: out of memory");
+        return 1;
+    }
+    if (!options_parse("decode", argc, argv, specs, spec_count, 0, &options)) {
+        free(specs);
         return EXIT_USAGE;
+    }
     if (options_has(&options, "--help")) {
-        options_print_help("gj2k decode -i INPUT.{j2k,j2c,jp2} -o OUTPUT [options]",
+        options_print_help("gj2k decode -i INPUT.{j2k,j2c,jp2} -o OUTPUT [options]\n"
+                           "       gj2k decode -i A -i B ... | -ImgDir DIR | --files-from LIST  "
+                           "-o OUTDIR [-OutFor png] [options]",
                            "Decodes a JPEG 2000 codestream or JP2 file to an image file. The "
-                           "options follow opj_decompress.", decode_options, DECODE_OPTION_COUNT);
+                           "options follow opj_decompress. With several inputs, a directory or "
+                           "a list, every file is decoded with the same options into the output "
+                           "directory, several at once; a failed file is reported and the run "
+                           "goes on (exit status 1 at the end).", specs, spec_count);
         options_free(&options);
+        free(specs);
         return 0;
     }
+    /* A batch: its options read, then those of the decode checked as for one
+       file, with stand-ins for -i and -o. */
+    batch_request batch = {0};
+    bool is_batch = batch_requested(&options);
+    char example[32];
+    if (is_batch) {
+        if (!batch_request_read(&options, "decode", decode_accept, decode_default_extension(),
+                                &batch)) {
+            batch_request_free(&batch);
+            options_free(&options);
+            free(specs);
+            return EXIT_USAGE;
+        }
+        snprintf(example, sizeof example, "batch.%s", batch.extension);
+        options_set(&options, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.j2k");
+        options_set(&options, "-o", example);
+    } else if (batch_option_given(&options) != NULL) {
+        report_error("decode: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
+                     "LIST) or an output directory", batch_option_given(&options));
+        options_free(&options);
+        free(specs);
+        return EXIT_USAGE;
+    }
+    int status = decode_parsed(&options, is_batch ? &batch : NULL);
+    batch_request_free(&batch);
+    free(specs);
+    return status;
+}
+
+/* The rest of `gj2k decode`, on the parsed options (freed here): one file,
+ * or with `batch` each of its files. */
+static int decode_parsed(parsed_options *parsed, const batch_request *batch)
+{
+    parsed_options options = *parsed;
     const char *input = options_get(&options, "-i"), *output = options_get(&options, "-o");
     const char *reduce = options_get(&options, "-r"), *layers = options_get(&options, "-l");
     const char *region = options_get(&options, "-d"), *tile = options_get(&options, "-t");
@@ -204,6 +284,10 @@ int command_decode(int argc, char **argv)
     gj2k_write_options write_options = {.warning = hold_warning, .warning_user = &held_output,
                                         .temporary = interrupt_temporary,
                                         .split_components = split};
+    if (batch != NULL) {
+        decode.report = NULL;
+        return decode_batch(batch, &decode, &write_options);
+    }
     /* the GPU opens while the input is read and parsed */
     device_warm_up warm_up;
     device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input),

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_jobs.h"
+#include "batch_options.h"
 #include "clock.h"
 #include "commands.h"
 #include "device_warm_up.h"
@@ -20,8 +22,7 @@
 #include "options.h"
 #include "parallel_pool.h"  /* parallel_thread_count */
 
-/* Reads the input: an image file, or a JPEG 2000 file (decoded, to re-encode). */
-static gj2k_status read_input(const encode_request *request, const gj2k_raw_geometry *geometry,
+gj2k_status encode_read_input(const encode_request *request, const gj2k_raw_geometry *geometry,
                               gj2k_image **image, gj2k_error *error)
 {
     uint8_t *data;
@@ -49,11 +50,7 @@ static gj2k_status read_input(const encode_request *request, const gj2k_raw_geom
     return status;
 }
 
-/* Moves the image's origin on the reference grid to (x, y) (opj_compress -d):
- * the image area shifts, each component's origin becomes ceil(x / dx).
- * Refuses (false, one line on stderr) when subsampling would change the size
- * of a component, since its samples would no longer fill it. */
-static bool move_origin(gj2k_image *image, uint32_t x, uint32_t y)
+bool encode_move_origin(gj2k_image *image, uint32_t x, uint32_t y)
 {
     uint64_t x1 = (uint64_t)x + (image->x1 - image->x0);
     uint64_t y1 = (uint64_t)y + (image->y1 - image->y0);
@@ -149,14 +146,85 @@ static bool measure(const encode_request *request, const gj2k_image *image, cons
     return false;
 }
 
+/* What a directory's files must be to be encoded: the image formats. */
+static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "png",
+                                            "tif", "tiff", "bmp", NULL};
+
+/* `gj2k encode` over many files (batch_options.h): the encode options
+ * apply to each; the outputs' format comes from -OutFor (default j2k). */
+static int encode_batch(parsed_options *parsed)
+{
+    batch_request batch;
+    if (!batch_request_read(parsed, "encode", encode_accept, "j2k", &batch)) {
+        batch_request_free(&batch);
+        return EXIT_USAGE;
+    }
+    char example[32];
+    snprintf(example, sizeof example, "batch.%s", batch.extension);
+    gj2k_file_format format = gj2k_format_from_path(example);
+    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2) {
+        report_error("encode: -OutFor %s: expected j2k, j2c, jpc, jhc, jp2 or jph",
+                     batch.extension);
+        batch_request_free(&batch);
+        return EXIT_USAGE;
+    }
+    /* the request read as for one file, with stand-ins for -i and -o */
+    options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
+    options_set(parsed, "-o", example);
+    batch_encode_job job = {.verify = batch.verify};
+    gj2k_raw_geometry geometry;
+    int status = EXIT_USAGE;
+    if (encode_request_read(parsed, &job.request) &&
+        (job.request.raw_geometry == NULL ||
+         parse_raw_geometry(job.request.raw_geometry, &geometry))) {
+        job.geometry = job.request.raw_geometry ? &geometry : NULL;
+        batch.settings.threads = job.request.options.threads;
+        batch_list list;
+        char why[1024];
+        if (!batch_list_build(&batch.sources, &list, why, sizeof why)) {
+            report_error("encode: %s", why);
+            status = 1;
+        } else {
+            status = batch_run(&list, &batch.settings, batch_encode_file, &job);
+            batch_list_free(&list);
+        }
+    }
+    batch_request_free(&batch);
+    return status;
+}
+
 int command_encode(int argc, char **argv)
 {
     parsed_options parsed;
-    if (!options_parse("encode", argc, argv, encode_options, encode_option_count, 0, &parsed))
+    size_t spec_count;
+    option_spec *specs = batch_options_with(encode_options, encode_option_count, &spec_count);
+    if (specs == NULL) {
+        report_error("encode: out of memory");
+        return 1;
+    }
+    if (!options_parse("encode", argc, argv, specs, spec_count, 0, &parsed)) {
+        free(specs);
         return EXIT_USAGE;
+    }
+    if (batch_requested(&parsed) && !options_has(&parsed, "--help")) {
+        int status = encode_batch(&parsed);
+        options_free(&parsed);
+        free(specs);
+        return status;
+    }
+    const char *batch_only = batch_option_given(&parsed);
+    if (batch_only != NULL && !options_has(&parsed, "--help")) {
+        report_error("encode: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
+                     "LIST) or an output directory", batch_only);
+        options_free(&parsed);
+        free(specs);
+        return EXIT_USAGE;
+    }
     if (options_has(&parsed, "--help")) {
         options_print_help(
-            "gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jpc,jp2,jhc,jph} [options]",
+            "gj2k encode -i INPUT -o OUTPUT.{j2k,j2c,jpc,jp2,jhc,jph} [options]\n"
+            "       gj2k encode -i A -i B ... | -ImgDir DIR | --files-from LIST  -o OUTDIR "
+            "[-OutFor jp2] [options]",
             "Compresses an image file to a JPEG 2000 codestream or JP2 file. The options\n"
             "follow opj_compress. Without -r/-q/--bpp/--bytes the result is lossless (5/3,\n"
             "one layer); each value of those gives one quality layer. A compression ratio\n"
@@ -164,14 +232,19 @@ int command_encode(int argc, char **argv)
             "width * height * precision / 8; bits per pixel count the whole output over\n"
             "the image area; PSNR is over all components together. --ht (or -M 64, or an\n"
             "output named .jhc or .jph) codes every code-block with HTJ2K's block coder\n"
-            "(ITU-T T.814) in one quality layer; a .jph file is JP2's boxes branded 'jph '.",
-            encode_options, encode_option_count);
+            "(ITU-T T.814) in one quality layer; a .jph file is JP2's boxes branded 'jph '.\n"
+            "With several inputs, a directory or a list, every file is encoded with the same\n"
+            "options into the output directory, several at once; a failed file is reported\n"
+            "and the run goes on (exit status 1 at the end).",
+            specs, spec_count);
         options_free(&parsed);
+        free(specs);
         return 0;
     }
     encode_request request = {0};
     bool ok = encode_request_read(&parsed, &request);
     options_free(&parsed);
+    free(specs);
     if (!ok)
         return EXIT_USAGE;
     gj2k_raw_geometry geometry;
@@ -185,7 +258,7 @@ int command_encode(int argc, char **argv)
                          GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES);
     gj2k_error error = {0};
     gj2k_image *image = NULL;
-    if (read_input(&request, request.raw_geometry ? &geometry : NULL, &image, &error) !=
+    if (encode_read_input(&request, request.raw_geometry ? &geometry : NULL, &image, &error) !=
         GJ2K_OK) {
         if (strstr(error.message, request.input) != NULL)
             report_error("%s", error.message);
@@ -194,7 +267,7 @@ int command_encode(int argc, char **argv)
         device_warm_up_finish(&warm_up, NULL);
         return 1;
     }
-    if (request.shift_origin && !move_origin(image, request.origin_x, request.origin_y)) {
+    if (request.shift_origin && !encode_move_origin(image, request.origin_x, request.origin_y)) {
         gj2k_image_destroy(image);
         device_warm_up_finish(&warm_up, NULL);
         return EXIT_USAGE;

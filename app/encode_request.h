@@ -32,4 +32,15 @@ extern const size_t encode_option_count;
  * stderr) on a usage error. Its strings point into the arguments. */
 bool encode_request_read(const parsed_options *parsed, encode_request *request);
 
+/* Reads the request's input: an image file, or a JPEG 2000 file (decoded,
+ * to re-encode); command_encode.c. */
+gj2k_status encode_read_input(const encode_request *request, const gj2k_raw_geometry *geometry,
+                              gj2k_image **image, gj2k_error *error);
+
+/* Moves the image's origin on the reference grid to (x, y) (opj_compress
+ * -d): the image area shifts, each component's origin becomes ceil(x / dx).
+ * Refuses (false, one line on stderr) when subsampling would change the
+ * size of a component, since its samples would no longer fill it. */
+bool encode_move_origin(gj2k_image *image, uint32_t x, uint32_t y);
+
 #endif

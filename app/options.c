@@ -89,6 +89,8 @@ bool options_parse(const char *command, int argc, char **argv, const option_spec
     memset(out, 0, sizeof *out);
     out->specs = specs;
     out->spec_count = spec_count;
+    out->argc = argc;
+    out->argv = argv;
     out->values = calloc(spec_count ? spec_count : 1, sizeof *out->values);
     if (out->values == NULL) {
         report_error("out of memory");
@@ -143,6 +145,34 @@ const char *options_get(const parsed_options *options, const char *name)
 bool options_has(const parsed_options *options, const char *name)
 {
     return options_get(options, name) != NULL;
+}
+
+size_t options_get_every(const parsed_options *options, const char *name, const char **values,
+                         size_t max)
+{
+    size_t count = 0;
+    for (int i = 0; i < options->argc; i++) {
+        const char *arg = options->argv[i];
+        if (arg[0] != '-' || arg[1] == '\0')
+            continue;
+        long index = find_spec(options->specs, options->spec_count, arg);
+        if (index < 0 || options->specs[index].value_name == NULL)
+            continue;
+        if (i + 1 < options->argc && strcmp(arg, name) == 0) {
+            if (count < max)
+                values[count] = options->argv[i + 1];
+            count++;
+        }
+        i++; /* its value is not an option */
+    }
+    return count;
+}
+
+void options_set(parsed_options *options, const char *name, const char *value)
+{
+    long index = find_spec(options->specs, options->spec_count, name);
+    if (index >= 0)
+        options->values[index] = value;
 }
 
 void options_print_help(const char *usage, const char *description, const option_spec *specs,

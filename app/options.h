@@ -23,6 +23,8 @@ typedef struct parsed_options {
     const char **values;     /* per spec: its value, "" for a given flag, NULL if absent */
     const char *positional[OPTIONS_MAX_POSITIONAL];
     size_t positional_count;
+    int argc;                /* the arguments parsed, for options_get_every */
+    char **argv;
 } parsed_options;
 
 /* Parses argv[0..argc) against `specs`. On a usage error, prints one line
@@ -34,6 +36,15 @@ void options_free(parsed_options *options);
 /* The option's value, or NULL when it was not given. */
 const char *options_get(const parsed_options *options, const char *name);
 bool options_has(const parsed_options *options, const char *name);
+
+/* Every value a repeatable option was given (-i A -i B), in order: up to
+ * `max` of them into `values`; returns how many there were. */
+size_t options_get_every(const parsed_options *options, const char *name, const char **values,
+                         size_t max);
+
+/* Replaces an option's value (NULL: as if not given); the name must be in
+ * the table. */
+void options_set(parsed_options *options, const char *name, const char *value);
 
 /* Prints "usage" and one line per option. */
 void options_print_help(const char *usage, const char *description, const option_spec *specs,

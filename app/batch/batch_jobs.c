@@ -1,0 +1,171 @@
+/* batch_jobs.c - see batch_jobs.h. */
+#include "batch_jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "image_compare.h"
+#include "image_formats.h" /* file_read_all, file_write_whole */
+#include "interrupt.h"
+#include "options.h"
+
+static uint64_t file_size(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 ? (uint64_t)info.st_size : 0;
+}
+
+/* Marks the outcome failed with "path: message" (the path once). */
+static void fail(batch_outcome *outcome, const char *path, const char *message)
+{
+    outcome->verdict = BATCH_FAILED;
+    if (strstr(message, path) != NULL)
+        snprintf(outcome->message, sizeof outcome->message, "%s", message);
+    else
+        snprintf(outcome->message, sizeof outcome->message, "%s: %s", path, message);
+}
+
+/* Whether the encode keeps every coding pass of 5/3: the decoded samples
+ * must then be the source's exactly. */
+static bool expects_lossless(const gj2k_encode_options *o)
+{
+    if (o->irreversible)
+        return false;
+    if (o->target == GJ2K_TARGET_NONE || o->targets == NULL)
+        return true;
+    double last = o->targets[(o->num_layers ? o->num_layers : 1) - 1];
+    return last == 0.0 || (o->target == GJ2K_TARGET_RATIO && last <= 1.0);
+}
+
+/* --verify of an encode: the written file read back, decoded and compared
+ * with the source; a failure removes the output, which then never looks
+ * finished. */
+static void verify_encoded(const gj2k_image *image, const char *output, bool lossless,
+                           unsigned threads, batch_outcome *outcome)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_error error = {0};
+    char why[256];
+    image_difference difference = {0};
+    if (file_read_all(output, &data, &size, &error) != GJ2K_OK) {
+        fail(outcome, output, error.message);
+    } else if (image_compare_encoded(image, data, size, threads, &difference, why, sizeof why) !=
+               ENCODED_COMPARED) {
+        fail(outcome, output, why);
+    } else if (lossless && !difference.identical) {
+        snprintf(why, sizeof why, "verification: decodes with errors up to %llu, not losslessly",
+                 (unsigned long long)difference.max_abs_error);
+        fail(outcome, output, why);
+    } else {
+        outcome->verified = true;
+        outcome->identical = difference.identical;
+        outcome->psnr = difference.psnr;
+    }
+    free(data);
+    if (outcome->verdict == BATCH_FAILED)
+        unlink(output);
+}
+
+void batch_encode_file(void *context, const batch_item *item, unsigned threads,
+                       batch_outcome *outcome)
+{
+    const batch_encode_job *job = context;
+    encode_request request = job->request;
+    request.input = item->input;
+    request.output = item->output;
+    request.options.threads = threads;
+    request.options.warning_user = (void *)item->output;
+    outcome->bytes_in = file_size(item->input);
+    gj2k_error error = {0};
+    gj2k_image *image = NULL;
+    if (encode_read_input(&request, job->geometry, &image, &error) != GJ2K_OK) {
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    if (request.shift_origin &&
+        !encode_move_origin(image, request.origin_x, request.origin_y)) {
+        fail(outcome, item->input, "-d: the origin cannot be moved there (see above)");
+        gj2k_image_destroy(image);
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_encode_report report = {0};
+    gj2k_write_options write = {.temporary = interrupt_temporary};
+    if (gj2k_encode_memory(image, &request.options, &data, &size, &report, &error) != GJ2K_OK ||
+        file_write_whole(item->output, data, size, &write, &error) != GJ2K_OK) {
+        fail(outcome, item->output, error.message);
+    } else {
+        outcome->verdict = BATCH_DONE;
+        outcome->bytes_out = size;
+        outcome->pixels = (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0);
+        if (job->verify)
+            verify_encoded(image, item->output, expects_lossless(&request.options), threads,
+                           outcome);
+    }
+    free(data);
+    gj2k_image_destroy(image);
+}
+
+/* --verify of a decode: the written image read back and compared with a
+ * fresh decode of the input; a failure removes the output. Outputs of
+ * several files (PGX, split PNM) are not read back. */
+static void verify_decoded(const char *input, const char *output, const gj2k_decode_options *d,
+                           const gj2k_write_options *w, batch_outcome *outcome)
+{
+    if (w->split_components || gj2k_format_from_path(output) == GJ2K_FORMAT_PGX)
+        return;
+    gj2k_decode_options again = *d;
+    again.report = NULL;
+    gj2k_image *decoded = NULL, *written = NULL;
+    gj2k_error error = {0};
+    char why[256];
+    image_difference difference = {0};
+    if (gj2k_decode_file(input, &again, &decoded, &error) != GJ2K_OK) {
+        fail(outcome, input, error.message);
+    } else if (gj2k_image_read_file(output, NULL, &written, &error) != GJ2K_OK) {
+        fail(outcome, output, error.message);
+    } else if (!image_compare(decoded, written, &difference, why, sizeof why)) {
+        fail(outcome, output, why);
+    } else if (!difference.identical) {
+        fail(outcome, output, "verification: the file read back differs from the decoded image");
+    } else {
+        outcome->verified = true;
+        outcome->identical = true;
+    }
+    gj2k_image_destroy(decoded);
+    gj2k_image_destroy(written);
+    if (outcome->verdict == BATCH_FAILED)
+        unlink(output);
+}
+
+void batch_decode_file(void *context, const batch_item *item, unsigned threads,
+                       batch_outcome *outcome)
+{
+    const batch_decode_job *job = context;
+    gj2k_decode_options decode = job->decode;
+    gj2k_decode_report report = {0};
+    decode.threads = threads;
+    decode.warning = report_warning;
+    decode.warning_user = (void *)item->input;
+    decode.report = &report;
+    gj2k_write_options write = job->write;
+    write.warning = report_warning;
+    write.warning_user = (void *)item->output;
+    write.temporary = interrupt_temporary;
+    outcome->bytes_in = file_size(item->input);
+    gj2k_error error = {0};
+    if (gj2k_decode_to_file(item->input, item->output, &decode, &write, &error) != GJ2K_OK) {
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    outcome->verdict = BATCH_DONE;
+    outcome->bytes_out = file_size(item->output);
+    outcome->pixels = (uint64_t)report.width * report.height;
+    if (job->verify)
+        verify_decoded(item->input, item->output, &decode, &write, outcome);
+}

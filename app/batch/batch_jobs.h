@@ -1,0 +1,32 @@
+/* batch_jobs.h - coding one file of a batch (batch_job_fn): an encode with
+ * the command line's encode_request, a decode with its decode options;
+ * each output written whole (a temporary renamed when complete) and, with
+ * --verify, read back and checked before it counts. */
+#ifndef GJ2K_APP_BATCH_JOBS_H
+#define GJ2K_APP_BATCH_JOBS_H
+
+#include <stdbool.h>
+
+#include "batch_run.h"
+#include "encode_request.h"
+#include "gj2k.h"
+
+typedef struct batch_encode_job {
+    encode_request request;            /* input, output and threads set per file */
+    const gj2k_raw_geometry *geometry; /* -F, or NULL */
+    bool verify;
+} batch_encode_job;
+
+typedef struct batch_decode_job {
+    gj2k_decode_options decode;        /* threads and warnings set per file */
+    gj2k_write_options write;
+    bool verify;
+} batch_decode_job;
+
+/* batch_job_fn over a batch_encode_job or a batch_decode_job. */
+void batch_encode_file(void *job, const batch_item *item, unsigned threads,
+                       batch_outcome *outcome);
+void batch_decode_file(void *job, const batch_item *item, unsigned threads,
+                       batch_outcome *outcome);
+
+#endif

@@ -1,0 +1,166 @@
+/* batch_options.c - see batch_options.h. */
+#include "batch_options.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const option_spec batch_option_specs[] = {
+    {"-ImgDir", "DIR", "batch: every image of DIR (opj's spelling; -y, -batch_src the same)"},
+    {"-y", "DIR", "batch: the same (Grok's spelling)"},
+    {"-batch_src", "DIR", "batch: the same"},
+    {"--recursive", NULL, "batch: DIR's subdirectories too, the tree kept below the output directory"},
+    {"--files-from", "LIST", "batch: the inputs one a line in LIST ('-': standard input)"},
+    {"-OutFor", "EXT", "batch: the outputs' format by extension (e.g. jp2, j2k, png, tif)"},
+    {"--format", "EXT", "batch: the same"},
+    {"-a", "DIR", "batch: the output directory (Grok's spelling; -out_dir, --out-dir, or -o DIR)"},
+    {"-out_dir", "DIR", "batch: the same"},
+    {"--out-dir", "DIR", "batch: the same"},
+    {"--jobs", "N", "batch: files coded at once (default: one a core, each on cores / N threads)"},
+    {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
+    {"--verify", NULL,
+     "batch: read every output back and check it against its source before it counts"},
+    {"--report", "FILE", "batch: one JSON object a file into FILE (JSON Lines)"},
+    {"--shard", "K/N", "batch: only shard K of N of the inputs (the same split on every node)"},
+    {"-quiet", NULL, "batch: no progress line and no summary"},
+    {"--quiet", NULL, "batch: the same"},
+};
+const size_t batch_option_count = sizeof batch_option_specs / sizeof batch_option_specs[0];
+
+option_spec *batch_options_with(const option_spec *specs, size_t count, size_t *total)
+{
+    option_spec *all = malloc((count + batch_option_count) * sizeof *all);
+    if (all == NULL)
+        return NULL;
+    memcpy(all, specs, count * sizeof *all);
+    memcpy(all + count, batch_option_specs, batch_option_count * sizeof *all);
+    *total = count + batch_option_count;
+    return all;
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat info;
+    return path != NULL && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+static const char *first_of(const parsed_options *parsed, const char *const *names)
+{
+    for (size_t i = 0; names[i] != NULL; i++) {
+        const char *value = options_get(parsed, names[i]);
+        if (value != NULL)
+            return value;
+    }
+    return NULL;
+}
+
+static const char *const directory_names[] = {"-ImgDir", "-y", "-batch_src", NULL};
+static const char *const out_dir_names[] = {"-a", "-out_dir", "--out-dir", NULL};
+
+bool batch_requested(const parsed_options *parsed)
+{
+    const char *one;
+    size_t inputs = options_get_every(parsed, "-i", &one, 1);
+    return inputs > 1 || first_of(parsed, directory_names) != NULL ||
+           options_has(parsed, "--files-from") || first_of(parsed, out_dir_names) != NULL ||
+           (inputs == 1 && is_directory(one)) || is_directory(options_get(parsed, "-o"));
+}
+
+const char *batch_option_given(const parsed_options *parsed)
+{
+    for (size_t i = 0; i < batch_option_count; i++)
+        if (options_has(parsed, batch_option_specs[i].name))
+            return batch_option_specs[i].name;
+    return NULL;
+}
+
+bool batch_request_read(const parsed_options *parsed, const char *command,
+                        const char *const *accept, const char *default_extension,
+                        batch_request *request)
+{
+    memset(request, 0, sizeof *request);
+    batch_sources *s = &request->sources;
+    batch_settings *t = &request->settings;
+    t->command = command;
+    size_t count = options_get_every(parsed, "-i", NULL, 0);
+    request->files = malloc((count ? count : 1) * sizeof *request->files);
+    if (request->files == NULL) {
+        report_error("%s: out of memory", command);
+        return false;
+    }
+    options_get_every(parsed, "-i", request->files, count);
+    s->directory = first_of(parsed, directory_names);
+    /* an -i that names a directory is one too */
+    size_t files = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (is_directory(request->files[i]) && s->directory == NULL)
+            s->directory = request->files[i];
+        else if (is_directory(request->files[i])) {
+            report_error("%s: one input directory a run (%s and %s)", command, s->directory,
+                         request->files[i]);
+            return false;
+        } else
+            request->files[files++] = request->files[i];
+    }
+    s->files = request->files;
+    s->num_files = files;
+    s->recursive = options_has(parsed, "--recursive");
+    s->files_from = options_get(parsed, "--files-from");
+    s->accept = accept;
+    s->out_dir = first_of(parsed, out_dir_names);
+    const char *o = options_get(parsed, "-o");
+    if (o != NULL && s->out_dir != NULL) {
+        report_error("%s: -o and an output directory (-a, -out_dir) both given", command);
+        return false;
+    }
+    if (o != NULL) {
+        if (!is_directory(o) && mkdir(o, 0777) != 0) {
+            report_error("%s: -o %s: with several inputs the output is a directory, and this "
+                         "cannot be made one", command, o);
+            return false;
+        }
+        s->out_dir = o;
+    } else if (s->out_dir != NULL && !is_directory(s->out_dir) && mkdir(s->out_dir, 0777) != 0) {
+        report_error("%s: output directory %s cannot be made", command, s->out_dir);
+        return false;
+    }
+    const char *format = options_get(parsed, "-OutFor");
+    if (format == NULL)
+        format = options_get(parsed, "--format");
+    if (format == NULL)
+        format = default_extension;
+    if (format[0] == '.')
+        format++;
+    size_t n = strlen(format);
+    if (n == 0 || n >= sizeof request->extension) {
+        report_error("%s: -OutFor %s: expected an extension such as jp2 or png", command, format);
+        return false;
+    }
+    for (size_t i = 0; i <= n; i++)
+        request->extension[i] = (char)tolower((unsigned char)format[i]);
+    s->out_extension = request->extension;
+    const char *shard = options_get(parsed, "--shard");
+    if (shard != NULL && !batch_parse_shard(shard, &s->shard_index, &s->shard_count)) {
+        report_error("%s: --shard %s: expected K/N with 1 <= K <= N", command, shard);
+        return false;
+    }
+    const char *jobs = options_get(parsed, "--jobs");
+    unsigned long value;
+    if (jobs != NULL && !options_parse_uint(jobs, 1, 4096, &value)) {
+        report_error("%s: --jobs %s: expected 1..4096", command, jobs);
+        return false;
+    }
+    t->jobs = jobs ? (unsigned)value : 0;
+    t->skip_existing = options_has(parsed, "--skip-existing");
+    t->quiet = options_has(parsed, "-quiet") || options_has(parsed, "--quiet");
+    t->report = options_get(parsed, "--report");
+    request->verify = options_has(parsed, "--verify");
+    return true;
+}
+
+void batch_request_free(batch_request *request)
+{
+    free(request->files);
+    request->files = NULL;
+}

@@ -1,0 +1,214 @@
+/* batch_run.c - see batch_run.h. The queue is an index into the list under
+ * a lock: each worker holds one file at a time, so memory stays that of
+ * `jobs` files however long the list. */
+#include "batch_run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "options.h"
+#include "parallel_pool.h"
+
+typedef struct batch_state {
+    const batch_list *list;
+    const batch_settings *settings;
+    batch_job_fn job;
+    void *context;
+    unsigned threads_each;
+    FILE *report;
+    bool report_failed;
+    bool progress;
+    pthread_mutex_t lock;
+    size_t next;          /* the next item to take */
+    size_t done, failed, skipped;
+    uint64_t bytes_in, bytes_out, pixels;
+    double start, last_progress;
+} batch_state;
+
+/* A JSON string literal of `text` (UTF-8 passes through). */
+static void json_string(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+static void write_report_line(batch_state *s, const batch_item *item, const batch_outcome *o)
+{
+    static const char *const names[] = {"ok", "failed", "skipped"};
+    FILE *out = s->report;
+    fputs("{\"input\":", out);
+    json_string(out, item->input);
+    fputs(",\"output\":", out);
+    json_string(out, item->output);
+    fprintf(out, ",\"status\":\"%s\"", names[o->verdict]);
+    if (o->verdict == BATCH_FAILED) {
+        fputs(",\"error\":", out);
+        json_string(out, o->message);
+    }
+    fprintf(out, ",\"bytes_in\":%llu,\"bytes_out\":%llu,\"pixels\":%llu,\"seconds\":%.6f",
+            (unsigned long long)o->bytes_in, (unsigned long long)o->bytes_out,
+            (unsigned long long)o->pixels, o->seconds);
+    if (o->verified)
+        fprintf(out, ",\"verified\":true,\"identical\":%s", o->identical ? "true" : "false");
+    else
+        fputs(",\"verified\":false", out);
+    if (o->verified && !o->identical && isfinite(o->psnr))
+        fprintf(out, ",\"psnr\":%.4f", o->psnr);
+    fputs("}\n", out);
+    if (fflush(out) != 0 || ferror(out))
+        s->report_failed = true;
+}
+
+/* The progress line (under the lock): files, MP/s, MB/s, ETA, failures. */
+static void show_progress(batch_state *s, bool final)
+{
+    double now = now_seconds();
+    if (!s->progress || (!final && now - s->last_progress < 0.25))
+        return;
+    s->last_progress = now;
+    size_t finished = s->done + s->failed + s->skipped, total = s->list->count;
+    double elapsed = now - s->start;
+    double rate = elapsed > 0 ? (double)finished / elapsed : 0.0;
+    double eta = rate > 0 ? (double)(total - finished) / rate : 0.0;
+    fprintf(stderr, "\r%s: %zu/%zu files, %.1f MP/s, %.1f MB/s, ETA %.0f s, %zu failed   ",
+            s->settings->command, finished, total,
+            elapsed > 0 ? (double)s->pixels * 1e-6 / elapsed : 0.0,
+            elapsed > 0 ? (double)s->bytes_in * 1e-6 / elapsed : 0.0, eta, s->failed);
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* Whether `output` names the very file `input` is (never overwritten). */
+static bool same_file(const char *input, const char *output)
+{
+    struct stat a, b;
+    return stat(input, &a) == 0 && stat(output, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+static void code_item(batch_state *s, const batch_item *item)
+{
+    batch_outcome outcome = {0};
+    struct stat info;
+    double start = now_seconds();
+    if (same_file(item->input, item->output)) {
+        outcome.verdict = BATCH_FAILED;
+        snprintf(outcome.message, sizeof outcome.message, "%s: the output %s is the input itself",
+                 item->input, item->output);
+    } else if (s->settings->skip_existing && stat(item->output, &info) == 0) {
+        outcome.verdict = BATCH_SKIPPED;
+        outcome.bytes_out = (uint64_t)info.st_size;
+    } else if (!batch_make_parent_directories(item->output)) {
+        outcome.verdict = BATCH_FAILED;
+        snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
+                 item->output, strerror(errno));
+    } else {
+        s->job(s->context, item, s->threads_each, &outcome);
+    }
+    outcome.seconds = now_seconds() - start;
+    pthread_mutex_lock(&s->lock);
+    if (outcome.verdict == BATCH_FAILED) {
+        s->failed++;
+        if (s->progress)
+            fputc('\n', stderr);
+        report_error("%s", outcome.message);
+    } else if (outcome.verdict == BATCH_SKIPPED) {
+        s->skipped++;
+    } else {
+        s->done++;
+        s->bytes_in += outcome.bytes_in;
+        s->bytes_out += outcome.bytes_out;
+        s->pixels += outcome.pixels;
+    }
+    if (s->report != NULL)
+        write_report_line(s, item, &outcome);
+    show_progress(s, false);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void *worker(void *argument)
+{
+    batch_state *s = argument;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        size_t index = s->next < s->list->count ? s->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&s->lock);
+        if (index == SIZE_MAX)
+            return NULL;
+        code_item(s, &s->list->items[index]);
+    }
+}
+
+static void print_summary(const batch_state *s, double seconds)
+{
+    printf("%s: %zu files coded, %zu failed, %zu skipped (already there), in %.2f s\n",
+           s->settings->command, s->done, s->failed, s->skipped, seconds);
+    if (s->done == 0)
+        return;
+    printf("  %llu bytes in, %llu bytes out (%.2f:1), %.1f MP/s, %.1f MB/s read\n",
+           (unsigned long long)s->bytes_in, (unsigned long long)s->bytes_out,
+           s->bytes_out && s->bytes_in ? (double)s->bytes_in / (double)s->bytes_out : 0.0,
+           seconds > 0 ? (double)s->pixels * 1e-6 / seconds : 0.0,
+           seconds > 0 ? (double)s->bytes_in * 1e-6 / seconds : 0.0);
+}
+
+int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,
+              void *context)
+{
+    batch_state s = {.list = list, .settings = settings, .job = job, .context = context};
+    unsigned cores = parallel_thread_count(0);
+    size_t jobs = settings->jobs ? settings->jobs : cores;
+    if (jobs > list->count)
+        jobs = list->count ? list->count : 1;
+    s.threads_each = settings->threads ? settings->threads
+                                       : (unsigned)(cores / jobs > 0 ? cores / jobs : 1);
+    s.progress = !settings->quiet && isatty(STDERR_FILENO);
+    if (settings->report != NULL) {
+        s.report = fopen(settings->report, "w");
+        if (s.report == NULL) {
+            report_error("%s: --report %s: %s", settings->command, settings->report,
+                         strerror(errno));
+            return 1;
+        }
+    }
+    pthread_mutex_init(&s.lock, NULL);
+    s.start = now_seconds();
+    pthread_t *threads = calloc(jobs, sizeof *threads);
+    size_t started = 0;
+    for (; threads != NULL && started < jobs; started++)
+        if (pthread_create(&threads[started], NULL, worker, &s) != 0)
+            break;
+    if (started == 0) /* no thread at all: this one does the work */
+        worker(&s);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    double seconds = now_seconds() - s.start;
+    show_progress(&s, true);
+    if (!settings->quiet)
+        print_summary(&s, seconds);
+    if (s.report != NULL && (fclose(s.report) != 0 || s.report_failed)) {
+        report_error("%s: --report %s: could not be written whole", settings->command,
+                     settings->report);
+        s.report_failed = true;
+    }
+    pthread_mutex_destroy(&s.lock);
+    return s.failed > 0 || s.report_failed ? 1 : 0;
+}

@@ -1,0 +1,53 @@
+/* batch_run.h - codes a batch_list on worker threads: each worker takes
+ * the next file, codes it whole (its own temporary, renamed when complete)
+ * and reports; a failed file is reported with its path and the run goes
+ * on. A progress line on a terminal, a summary at the end, and with
+ * --report one JSON object a file (JSON Lines). */
+#ifndef GJ2K_APP_BATCH_RUN_H
+#define GJ2K_APP_BATCH_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "batch_inputs.h"
+
+typedef enum batch_verdict {
+    BATCH_DONE,
+    BATCH_FAILED,
+    BATCH_SKIPPED, /* --skip-existing found its output */
+} batch_verdict;
+
+/* What coding one file gave. */
+typedef struct batch_outcome {
+    batch_verdict verdict;
+    char message[512];    /* why it failed */
+    uint64_t bytes_in, bytes_out;
+    uint64_t pixels;      /* of the image coded */
+    double seconds;
+    /* --verify: the written file read back and compared with its source */
+    bool verified;
+    bool identical;       /* every sample equal */
+    double psnr;          /* dB, when not identical */
+} batch_outcome;
+
+/* Codes item with `threads` threads (0: the job's default), filling
+ * `outcome` (verdict BATCH_DONE or BATCH_FAILED); called from several
+ * threads at once. */
+typedef void (*batch_job_fn)(void *context, const batch_item *item, unsigned threads,
+                             batch_outcome *outcome);
+
+typedef struct batch_settings {
+    const char *command;  /* "encode" or "decode", for the messages */
+    unsigned jobs;        /* files coded at once (0: as many as cores, at most the files) */
+    unsigned threads;     /* threads each file's coding may use (0: cores / jobs) */
+    bool skip_existing;   /* an output that exists is kept, the file skipped */
+    bool quiet;           /* no progress line, no summary */
+    const char *report;   /* JSON Lines report file, or NULL */
+} batch_settings;
+
+/* Runs the batch; returns the exit status: 0 when every file was coded (or
+ * skipped), 1 when any failed or the report could not be written. */
+int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,
+              void *context);
+
+#endif

@@ -1,0 +1,320 @@
+/* test_cli_batch.c - `gj2k encode|decode` over many files (app/batch/):
+ * directories and their trees, several -i, lists, a corrupt input reported
+ * while the rest are coded, --verify, the JSON Lines report, a killed run
+ * resumed with --skip-existing, shards whose union is the whole run, and
+ * inputs never overwritten. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cli_test_support.h"
+#include "gj2k.h"
+#include "test_harness.h"
+
+#define PATH_SIZE 1024
+
+static void path_in(char *path, const char *name)
+{
+    snprintf(path, PATH_SIZE, "%s/%s", test_temp_dir(), name);
+}
+
+static void make_directory(const char *name)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    REQUIRE(mkdir(path, 0777) == 0);
+}
+
+static void write_text(const char *name, const char *text)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs(text, f);
+    REQUIRE(fclose(f) == 0);
+}
+
+/* A test image `name` below the temporary directory; returned. */
+static gj2k_image *image_at(const char *name, uint32_t width, uint32_t height,
+                            uint32_t components)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    gj2k_image *image = write_test_image(path, width, height, components, 8);
+    if (image == NULL) { /* nothing below can go on without it */
+        fprintf(stderr, "FAIL: cannot write the test image %s\n", path);
+        exit(1);
+    }
+    return image;
+}
+
+/* Whether the encoded file `name` decodes to `expected`. */
+static bool encoded_as(const char *name, const gj2k_image *expected)
+{
+    char encoded[PATH_SIZE], decoded[PATH_SIZE];
+    path_in(encoded, name);
+    path_in(decoded, "check.ppm");
+    bool ok = decodes_to(encoded, decoded, expected);
+    remove(decoded);
+    return ok;
+}
+
+static bool exists(const char *name)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    return file_exists(path);
+}
+
+/* The bytes of a file below the temporary directory (size in *size). */
+static uint8_t *contents(const char *name, size_t *size)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *data = malloc(n > 0 ? (size_t)n : 1);
+    *size = data && fread(data, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+    fclose(f);
+    return data;
+}
+
+static bool same_bytes(const char *a, const char *b)
+{
+    size_t na = 0, nb = 0;
+    uint8_t *x = contents(a, &na), *y = contents(b, &nb);
+    bool same = x && y && na == nb && na > 0 && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/* A directory tree of three images and a corrupt one, encoded losslessly
+ * with --verify and a report: the corrupt file is named, the others are
+ * coded and decode exactly; decoding the outputs back as a batch gives the
+ * sources' samples. */
+static void test_directory_round_trip(void)
+{
+    make_directory("src");
+    make_directory("src/sub");
+    gj2k_image *a = image_at("src/a.ppm", 37, 23, 3);
+    gj2k_image *b = image_at("src/b.pgm", 16, 41, 1);
+    gj2k_image *c = image_at("src/sub/c.ppm", 64, 9, 3);
+    write_text("src/broken.ppm", "P6\n40 30\n255\nnot enough bytes");
+    write_text("src/notes.txt", "not an image");
+    char args[4 * PATH_SIZE];
+    snprintf(args, sizeof args,
+             "encode -ImgDir '%s/src' --recursive -o '%s/out' --verify --report '%s/r.jsonl'",
+             test_temp_dir(), test_temp_dir(), test_temp_dir());
+    run_result r;
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1); /* one file failed */
+    CHECK(strstr(r.err, "broken.ppm") != NULL);
+    CHECK(strstr(r.out, "3 files coded, 1 failed") != NULL);
+    CHECK(encoded_as("out/a.j2k", a));
+    CHECK(encoded_as("out/b.j2k", b));
+    CHECK(encoded_as("out/sub/c.j2k", c));
+    CHECK(!exists("out/broken.j2k"));
+    CHECK(!exists("out/notes.j2k"));
+    size_t size = 0;
+    uint8_t *report = contents("r.jsonl", &size);
+    REQUIRE(report != NULL);
+    char *text = realloc(report, size + 1);
+    REQUIRE(text != NULL);
+    text[size] = '\0';
+    CHECK_EQ(count_lines(text), 4);
+    CHECK(strstr(text, "\"status\":\"failed\"") != NULL);
+    CHECK(strstr(text, "broken.ppm") != NULL);
+    const char *ok = text, *found;
+    int verified = 0;
+    while ((found = strstr(ok, "\"identical\":true")) != NULL) {
+        verified++;
+        ok = found + 1;
+    }
+    CHECK_EQ(verified, 3);
+    free(text);
+
+    snprintf(args, sizeof args, "decode -y '%s/out' --recursive -a '%s/back' -OutFor ppm --verify",
+             test_temp_dir(), test_temp_dir());
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    char path[PATH_SIZE];
+    const char *names[3] = {"back/a.ppm", "back/b.ppm", "back/sub/c.ppm"};
+    gj2k_image *sources[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        path_in(path, names[i]);
+        gj2k_image *back = read_image(path);
+        CHECK(back != NULL && same_samples(sources[i], back));
+        gj2k_image_destroy(back);
+    }
+    gj2k_image_destroy(a);
+    gj2k_image_destroy(b);
+    gj2k_image_destroy(c);
+}
+
+/* Several -i go flat into -o DIR; a list file names inputs too; two inputs
+ * that would write one output are refused before anything is coded; the
+ * batch options alone, with one input and an output file, are refused. */
+static void test_inputs_and_lists(void)
+{
+    make_directory("in");
+    gj2k_image *a = image_at("in/a.ppm", 40, 40, 3);
+    gj2k_image *b = image_at("in/b.ppm", 41, 39, 3);
+    char args[4 * PATH_SIZE];
+    const char *t = test_temp_dir();
+    snprintf(args, sizeof args, "encode -i '%s/in/a.ppm' -i '%s/in/b.ppm' -o '%s/flat' -OutFor jp2 -quiet",
+             t, t, t);
+    run_result r;
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK_EQ(r.out[0], '\0'); /* -quiet */
+    CHECK(encoded_as("flat/a.jp2", a));
+    CHECK(encoded_as("flat/b.jp2", b));
+
+    char list[2 * PATH_SIZE];
+    snprintf(list, sizeof list, "%s/in/b.ppm\n\n%s/in/a.ppm\n", t, t);
+    write_text("list.txt", list);
+    snprintf(args, sizeof args, "encode --files-from '%s/list.txt' -o '%s/listed' -I -r 3", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(exists("listed/a.j2k") && exists("listed/b.j2k"));
+
+    gj2k_image *clash = image_at("in/a.pgm", 8, 8, 1);
+    snprintf(args, sizeof args, "encode -ImgDir '%s/in' -o '%s/clash'", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, "would both be written to") != NULL);
+    CHECK(!exists("clash/b.j2k"));
+
+    snprintf(args, sizeof args, "encode -i '%s/in/a.ppm' -o '%s/one.j2k' --verify", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(!exists("one.j2k"));
+    snprintf(args, sizeof args, "encode -ImgDir '%s/in' -o '%s/shard' --shard 4/3", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    gj2k_image_destroy(a);
+    gj2k_image_destroy(b);
+    gj2k_image_destroy(clash);
+}
+
+/* A run killed part-way (SIGKILL: no handler runs) leaves no output that
+ * looks finished but is not: every output there decodes. --skip-existing
+ * then codes only what is missing, and the union is the whole set. */
+static void test_killed_run_resumes(void)
+{
+    make_directory("many");
+    enum { FILES = 12 };
+    gj2k_image *images[FILES];
+    char name[64];
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "many/img%02d.ppm", i);
+        images[i] = image_at(name, 300 + 7 * (unsigned)i, 200, 3);
+    }
+    const char *t = test_temp_dir();
+    char command[4 * PATH_SIZE];
+    snprintf(command, sizeof command,
+             "'%s' encode -ImgDir '%s/many' -o '%s/arch' --jobs 2 -threads 1 -quiet "
+             ">/dev/null 2>&1 & sleep 0.3; kill -9 $! 2>/dev/null; wait $! 2>/dev/null; true",
+             GJ2K_PROGRAM, t, t);
+    REQUIRE(system(command) != -1);
+    int finished = 0;
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "arch/img%02d.j2k", i);
+        if (exists(name)) {
+            finished++;
+            CHECK(encoded_as(name, images[i])); /* whole, never half-written */
+        }
+    }
+    char args[4 * PATH_SIZE];
+    snprintf(args, sizeof args,
+             "encode -ImgDir '%s/many' -o '%s/arch' --skip-existing --report '%s/resume.jsonl'",
+             t, t, t);
+    run_result r;
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%d files coded, 0 failed, %d skipped", FILES - finished,
+             finished);
+    CHECK(strstr(r.out, expected) != NULL);
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "arch/img%02d.j2k", i);
+        CHECK(encoded_as(name, images[i]));
+        gj2k_image_destroy(images[i]);
+    }
+}
+
+/* Three shards of a directory, run one by one, write exactly what one run
+ * writes, byte for byte. */
+static void test_shards_make_the_whole(void)
+{
+    make_directory("set");
+    char name[64];
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, sizeof name, "set/p%d.ppm", i);
+        gj2k_image_destroy(image_at(name, 24 + (unsigned)i, 17, 3));
+    }
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    snprintf(args, sizeof args, "encode -ImgDir '%s/set' -o '%s/whole' -quiet", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    for (int k = 1; k <= 3; k++) {
+        snprintf(args, sizeof args, "encode -ImgDir '%s/set' -o '%s/parts' --shard %d/3 -quiet",
+                 t, t, k);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+    }
+    char a[128], b[128];
+    for (int i = 0; i < 7; i++) {
+        snprintf(a, sizeof a, "whole/p%d.j2k", i);
+        snprintf(b, sizeof b, "parts/p%d.j2k", i);
+        CHECK(same_bytes(a, b));
+    }
+}
+
+/* Outputs beside their inputs: a JPEG 2000 input re-encoded to its own
+ * name is refused and left as it was, the other input coded. */
+static void test_inputs_never_overwritten(void)
+{
+    const char *t = test_temp_dir();
+    gj2k_image *a = image_at("x.ppm", 30, 20, 3);
+    char args[4 * PATH_SIZE];
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s/x.ppm' -o '%s/x.j2k'", t, t);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    size_t before = 0;
+    uint8_t *original = contents("x.j2k", &before);
+    gj2k_image *y = image_at("y.ppm", 40, 40, 3);
+    snprintf(args, sizeof args, "encode -i '%s/x.j2k' -i '%s/y.ppm' -I -r 3", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, "is the input itself") != NULL);
+    size_t after = 0;
+    uint8_t *now = contents("x.j2k", &after);
+    CHECK(original && now && before == after && memcmp(original, now, before) == 0);
+    CHECK(exists("y.j2k"));
+    free(original);
+    free(now);
+    gj2k_image_destroy(a);
+    gj2k_image_destroy(y);
+}
+
+static const test_case cases[] = {
+    {"directory_round_trip", test_directory_round_trip},
+    {"inputs_and_lists", test_inputs_and_lists},
+    {"killed_run_resumes", test_killed_run_resumes},
+    {"shards_make_the_whole", test_shards_make_the_whole},
+    {"inputs_never_overwritten", test_inputs_never_overwritten},
+};
+
+TEST_MAIN(cases)
