@@ -6,8 +6,6 @@
 
 #include "gj2k.h"
 
-#include "batch_jobs.h"
-#include "batch_options.h"
 #include "commands.h"
 #include "device_warm_up.h"
 #include "gpu_stage.h"
@@ -76,35 +74,7 @@ static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
     return 0;
 }
 
-static int decode_parsed(parsed_options *parsed, const batch_request *batch);
-
-/* What a directory's files must be to be decoded. */
-static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx", NULL};
-
-/* The outputs' format of a batch without -OutFor. */
-static const char *decode_default_extension(void)
-{
-    return gj2k_format_can_write(GJ2K_FORMAT_PNG) ? "png" : "pnm";
-}
-
-/* `gj2k decode` over many files: the decode options checked as for one
- * file, then applied to each. */
-static int decode_batch(const batch_request *batch, const gj2k_decode_options *decode,
-                        const gj2k_write_options *write)
-{
-    batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
-    batch_settings settings = batch->settings;
-    settings.threads = decode->threads;
-    batch_list list;
-    char why[1024];
-    if (!batch_list_build(&batch->sources, &list, why, sizeof why)) {
-        report_error("decode: %s", why);
-        return 1;
-    }
-    int status = batch_run(&list, &settings, batch_decode_file, &job);
-    batch_list_free(&list);
-    return status;
-}
+static int decode_parsed(parsed_options *parsed, batch_request **batch);
 
 int command_decode(int argc, char **argv)
 {
@@ -134,20 +104,14 @@ int command_decode(int argc, char **argv)
     }
     /* A batch: its options read, then those of the decode checked as for one
        file, with stand-ins for -i and -o. */
-    batch_request batch = {0};
-    bool is_batch = batch_requested(&options);
-    char example[32];
-    if (is_batch) {
-        if (!batch_request_read(&options, "decode", decode_accept, decode_default_extension(),
-                                &batch)) {
-            batch_request_free(&batch);
+    batch_request *batch = NULL;
+    if (batch_requested(&options)) {
+        batch = decode_batch_begin(&options);
+        if (batch == NULL) {
             options_free(&options);
             free(specs);
             return EXIT_USAGE;
         }
-        snprintf(example, sizeof example, "batch.%s", batch.extension);
-        options_set(&options, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.j2k");
-        options_set(&options, "-o", example);
     } else if (batch_option_given(&options) != NULL) {
         report_error("decode: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
                      "LIST) or an output directory", batch_option_given(&options));
@@ -155,15 +119,16 @@ int command_decode(int argc, char **argv)
         free(specs);
         return EXIT_USAGE;
     }
-    int status = decode_parsed(&options, is_batch ? &batch : NULL);
-    batch_request_free(&batch);
+    int status = decode_parsed(&options, &batch);
+    if (batch != NULL) /* refused before it ran */
+        decode_batch_cancel(batch);
     free(specs);
     return status;
 }
 
 /* The rest of `gj2k decode`, on the parsed options (freed here): one file,
- * or with `batch` each of its files. */
-static int decode_parsed(parsed_options *parsed, const batch_request *batch)
+ * or with *batch each of its files (the batch then run, freed and NULL). */
+static int decode_parsed(parsed_options *parsed, batch_request **batch)
 {
     parsed_options options = *parsed;
     const char *input = options_get(&options, "-i"), *output = options_get(&options, "-o");
@@ -284,9 +249,11 @@ static int decode_parsed(parsed_options *parsed, const batch_request *batch)
     gj2k_write_options write_options = {.warning = hold_warning, .warning_user = &held_output,
                                         .temporary = interrupt_temporary,
                                         .split_components = split};
-    if (batch != NULL) {
+    if (*batch != NULL) {
         decode.report = NULL;
-        return decode_batch(batch, &decode, &write_options);
+        int status = decode_batch_run(*batch, &decode, &write_options);
+        *batch = NULL;
+        return status;
     }
     /* the GPU opens while the input is read and parsed */
     device_warm_up warm_up;

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_jobs.h"
-#include "batch_options.h"
 #include "clock.h"
 #include "commands.h"
 #include "device_warm_up.h"
@@ -144,53 +142,6 @@ static bool measure(const encode_request *request, const gj2k_image *image, cons
         return false;
     }
     return false;
-}
-
-/* What a directory's files must be to be encoded: the image formats. */
-static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "png",
-                                            "tif", "tiff", "bmp", NULL};
-
-/* `gj2k encode` over many files (batch_options.h): the encode options
- * apply to each; the outputs' format comes from -OutFor (default j2k). */
-static int encode_batch(parsed_options *parsed)
-{
-    batch_request batch;
-    if (!batch_request_read(parsed, "encode", encode_accept, "j2k", &batch)) {
-        batch_request_free(&batch);
-        return EXIT_USAGE;
-    }
-    char example[32];
-    snprintf(example, sizeof example, "batch.%s", batch.extension);
-    gj2k_file_format format = gj2k_format_from_path(example);
-    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2) {
-        report_error("encode: -OutFor %s: expected j2k, j2c, jpc, jhc, jp2 or jph",
-                     batch.extension);
-        batch_request_free(&batch);
-        return EXIT_USAGE;
-    }
-    /* the request read as for one file, with stand-ins for -i and -o */
-    options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
-    options_set(parsed, "-o", example);
-    batch_encode_job job = {.verify = batch.verify};
-    gj2k_raw_geometry geometry;
-    int status = EXIT_USAGE;
-    if (encode_request_read(parsed, &job.request) &&
-        (job.request.raw_geometry == NULL ||
-         parse_raw_geometry(job.request.raw_geometry, &geometry))) {
-        job.geometry = job.request.raw_geometry ? &geometry : NULL;
-        batch.settings.threads = job.request.options.threads;
-        batch_list list;
-        char why[1024];
-        if (!batch_list_build(&batch.sources, &list, why, sizeof why)) {
-            report_error("encode: %s", why);
-            status = 1;
-        } else {
-            status = batch_run(&list, &batch.settings, batch_encode_file, &job);
-            batch_list_free(&list);
-        }
-    }
-    batch_request_free(&batch);
-    return status;
 }
 
 int command_encode(int argc, char **argv)

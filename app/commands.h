@@ -4,6 +4,10 @@
 #define GJ2K_APP_COMMANDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "gj2k.h"
+#include "options.h"
 
 int command_encode(int argc, char **argv);
 int command_decode(int argc, char **argv);
@@ -11,6 +15,32 @@ int command_info(int argc, char **argv);
 int command_bench(int argc, char **argv);
 int command_convert(int argc, char **argv);
 int command_transcode(int argc, char **argv);
+
+/* Batch runs, `gj2k encode|decode` over many files (app/batch/). */
+
+/* A command's options followed by the batch options (-ImgDir, -OutFor,
+ * --verify, ...), in one malloc'ed table for options_parse; NULL when out
+ * of memory. */
+option_spec *batch_options_with(const option_spec *specs, size_t count, size_t *total);
+/* Whether the command line asks for a batch: several -i, a directory
+ * (-ImgDir, -y, -batch_src, or an -i that is one), --files-from, an output
+ * directory option, or an -o that is an existing directory. */
+bool batch_requested(const parsed_options *parsed);
+/* The first batch option given, or NULL: a single-file run refuses them. */
+const char *batch_option_given(const parsed_options *parsed);
+/* `gj2k encode` over many files, the encode options applying to each;
+ * returns the exit status. */
+int encode_batch(parsed_options *parsed);
+/* `gj2k decode` over many files: decode_batch_begin reads the batch
+ * options and puts stand-ins for -i and -o into `parsed` (NULL, said on
+ * stderr: a usage error), so that the decode options are read and checked
+ * as for one file; decode_batch_run then decodes every file with them and
+ * frees the batch. */
+typedef struct batch_request batch_request;
+batch_request *decode_batch_begin(parsed_options *parsed);
+int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
+                     const gj2k_write_options *write);
+void decode_batch_cancel(batch_request *batch);
 
 /* `gj2k info` for a .j2k/.j2c/.jp2 file: boxes, markers, parameters, tiles. */
 int describe_jpeg2000(const char *path, bool json);

@@ -9,32 +9,22 @@
 
 #include "batch_inputs.h"
 #include "batch_run.h"
+#include "commands.h" /* batch_options_with, batch_requested, batch_option_given */
 #include "options.h"
 
 extern const option_spec batch_option_specs[];
 extern const size_t batch_option_count;
 
-/* A command's options followed by the batch options, in one malloc'ed
- * table for options_parse; NULL when out of memory. */
-option_spec *batch_options_with(const option_spec *specs, size_t count, size_t *total);
-
-/* Whether the command line asks for a batch: several -i, a directory
- * (-ImgDir, -y, -batch_src, or an -i that is one), --files-from, or an -o
- * that is an existing directory. */
-bool batch_requested(const parsed_options *parsed);
-
-/* The first batch option given, or NULL: a single-file run refuses them. */
-const char *batch_option_given(const parsed_options *parsed);
-
 /* What a batch's command line gives. The input list strings point into
  * the arguments; `files` is malloc'ed (batch_request_free). */
-typedef struct batch_request {
+struct batch_request {
     batch_sources sources;
     batch_settings settings;
     const char **files;
     char extension[16];  /* the outputs' */
+    char example[32];    /* an output name of that extension: the stand-in for -o */
     bool verify;         /* --verify */
-} batch_request;
+};
 
 /* Reads the batch options; `accept` lists the input extensions of a
  * directory, `default_extension` the outputs' without -OutFor. False

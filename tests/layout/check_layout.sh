@@ -39,7 +39,7 @@ builds_on() {
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
            "codec/encode codec/decode codec/transcode" ;;
-    app/bench)
+    app/bench | app/batch)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
            "codec/encode codec/decode codec/transcode app" ;;

@@ -1,0 +1,105 @@
+/* batch_commands.c - the batch runs' entry points for `gj2k encode` and
+ * `gj2k decode` (commands.h): the batch options read, the command's own
+ * options read once as for one file, then every file coded with them. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch_jobs.h"
+#include "batch_options.h"
+#include "commands.h"
+#include "encode_request.h"
+
+/* What a directory's files must be to be encoded: the image formats. */
+static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "png",
+                                            "tif", "tiff", "bmp", NULL};
+/* And to be decoded. */
+static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
+                                            NULL};
+
+/* The list built and run; the exit status. */
+static int run_list(const batch_request *batch, const batch_settings *settings,
+                    batch_job_fn job, void *context)
+{
+    batch_list list;
+    char why[1024];
+    if (!batch_list_build(&batch->sources, &list, why, sizeof why)) {
+        report_error("%s: %s", settings->command, why);
+        return 1;
+    }
+    int status = batch_run(&list, settings, job, context);
+    batch_list_free(&list);
+    return status;
+}
+
+int encode_batch(parsed_options *parsed)
+{
+    batch_request batch;
+    if (!batch_request_read(parsed, "encode", encode_accept, "j2k", &batch)) {
+        batch_request_free(&batch);
+        return EXIT_USAGE;
+    }
+    char example[32];
+    snprintf(example, sizeof example, "batch.%s", batch.extension);
+    gj2k_file_format format = gj2k_format_from_path(example);
+    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2) {
+        report_error("encode: -OutFor %s: expected j2k, j2c, jpc, jhc, jp2 or jph",
+                     batch.extension);
+        batch_request_free(&batch);
+        return EXIT_USAGE;
+    }
+    /* the request read as for one file, with stand-ins for -i and -o */
+    options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
+    options_set(parsed, "-o", example);
+    batch_encode_job job = {.verify = batch.verify};
+    gj2k_raw_geometry geometry;
+    int status = EXIT_USAGE;
+    if (encode_request_read(parsed, &job.request) &&
+        (job.request.raw_geometry == NULL ||
+         parse_raw_geometry(job.request.raw_geometry, &geometry))) {
+        job.geometry = job.request.raw_geometry ? &geometry : NULL;
+        batch.settings.threads = job.request.options.threads;
+        status = run_list(&batch, &batch.settings, batch_encode_file, &job);
+    }
+    batch_request_free(&batch);
+    return status;
+}
+
+/* The outputs' format of a decode batch without -OutFor. */
+static const char *decode_default_extension(void)
+{
+    return gj2k_format_can_write(GJ2K_FORMAT_PNG) ? "png" : "pnm";
+}
+
+batch_request *decode_batch_begin(parsed_options *parsed)
+{
+    batch_request *batch = malloc(sizeof *batch);
+    if (batch == NULL) {
+        report_error("decode: out of memory");
+        return NULL;
+    }
+    if (!batch_request_read(parsed, "decode", decode_accept, decode_default_extension(), batch)) {
+        decode_batch_cancel(batch);
+        return NULL;
+    }
+    snprintf(batch->example, sizeof batch->example, "batch.%s", batch->extension);
+    options_set(parsed, "-i", batch->sources.num_files ? batch->sources.files[0] : "batch.j2k");
+    options_set(parsed, "-o", batch->example);
+    return batch;
+}
+
+int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
+                     const gj2k_write_options *write)
+{
+    batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
+    batch_settings settings = batch->settings;
+    settings.threads = decode->threads;
+    int status = run_list(batch, &settings, batch_decode_file, &job);
+    decode_batch_cancel(batch);
+    return status;
+}
+
+void decode_batch_cancel(batch_request *batch)
+{
+    batch_request_free(batch);
+    free(batch);
+}
