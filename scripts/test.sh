@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test:
-#   1. a release build (CUDA when nvcc is found, warnings as errors) and all its tests;
+#   1. a release build (CUDA when nvcc is found, warnings as errors) and all its tests,
+#      then the batch runs' Slurm and GNU parallel test (tests/integration);
 #   2. an ASan+UBSan build with clang, the libFuzzer targets included, and all its tests
 #      (each reader fuzzer runs GJ2K_FUZZ_SECONDS from its seed corpus).
 # The shared test data is expected at ../shared (or GJ2K_SHARED_DIR).
@@ -16,6 +17,9 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGJ2K_WERROR=ON
       -DGJ2K_SHARED_DIR="$shared"
 cmake --build build/release -j "$jobs"
 ctest --test-dir build/release -j "$jobs" --output-on-failure
+
+echo "== batch runs fanned out: a one-node Slurm cluster and GNU parallel"
+bash tests/integration/cluster_shards.sh build/release/gj2k
 
 echo "== ASan+UBSan build with fuzzers"
 CC=clang cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
