@@ -10,10 +10,13 @@ const option_spec batch_option_specs[] = {
     {"-ImgDir", "DIR", "batch: every image of DIR (opj's spelling; -y, -batch_src the same)"},
     {"-y", "DIR", "batch: the same (Grok's spelling)"},
     {"-batch_src", "DIR", "batch: the same"},
+    {"-in_dir", "DIR", "batch: the same"},
     {"--recursive", NULL, "batch: DIR's subdirectories too, the tree kept below the output directory"},
     {"--files-from", "LIST", "batch: the inputs one a line in LIST ('-': standard input)"},
     {"-OutFor", "EXT", "batch: the outputs' format by extension (e.g. jp2, j2k, png, tif)"},
     {"--format", "EXT", "batch: the same"},
+    {"-O", "EXT", "batch: the same (Grok's spelling; -out_fmt the same)"},
+    {"-out_fmt", "EXT", "batch: the same"},
     {"-a", "DIR", "batch: the output directory (Grok's spelling; -out_dir, --out-dir, or -o DIR)"},
     {"-out_dir", "DIR", "batch: the same"},
     {"--out-dir", "DIR", "batch: the same"},
@@ -55,7 +58,8 @@ static const char *first_of(const parsed_options *parsed, const char *const *nam
     return NULL;
 }
 
-static const char *const directory_names[] = {"-ImgDir", "-y", "-batch_src", NULL};
+static const char *const directory_names[] = {"-ImgDir", "-y", "-batch_src", "-in_dir", NULL};
+static const char *const format_names[] = {"-OutFor", "--format", "-O", "-out_fmt", NULL};
 static const char *const out_dir_names[] = {"-a", "-out_dir", "--out-dir", NULL};
 
 bool batch_requested(const parsed_options *parsed)
@@ -125,9 +129,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         report_error("%s: output directory %s cannot be made", command, s->out_dir);
         return false;
     }
-    const char *format = options_get(parsed, "-OutFor");
-    if (format == NULL)
-        format = options_get(parsed, "--format");
+    const char *format = first_of(parsed, format_names);
     if (format == NULL)
         format = default_extension;
     if (format[0] == '.')
