@@ -72,10 +72,10 @@ if have grk_compress; then
   t[k_d]=$(timed grokd grk_decompress -y grok -a grokd -O ppm -H "$cores")
 fi
 if have opj_compress; then
-  t[o_e]=$(timed opj opj_compress -ImgDir photos -OutFor j2k -o opj -threads "$cores")
-  [ "$(ls opj | wc -l)" -gt 0 ] || t[o_e]=$(timed opj sh -c "cd photos && opj_compress -ImgDir . -OutFor j2k -threads $cores && mv *.j2k ../opj/")
-  t[o_d]=$(timed opjd opj_decompress -ImgDir opj -OutFor ppm -threads "$cores")
-  [ "$(ls opjd 2>/dev/null | wc -l)" -gt 0 ] || t[o_d]=$(timed opjd sh -c "cd opj && opj_decompress -ImgDir . -OutFor ppm -threads $cores && mv *.ppm ../opjd/")
+  # opj writes beside its inputs: a copy of the photos, the outputs moved out (in the time)
+  cp -r photos opjsrc
+  t[o_e]=$(timed opj sh -c "cd opjsrc && opj_compress -ImgDir . -OutFor j2k -threads $cores && mv ./*.j2k ../opj/")
+  t[o_d]=$(timed opjd sh -c "cd opj && opj_decompress -ImgDir . -OutFor ppm -threads $cores && mv ./*.ppm ../opjd/")
 fi
 # every gj2k output decodes to its photo
 for f in photos/*.ppm; do
