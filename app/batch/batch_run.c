@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,8 +159,11 @@ static void *worker(void *argument)
 
 static void print_summary(const batch_state *s, double seconds)
 {
-    printf("%s: %zu files coded, %zu failed, %zu skipped (already there), in %.2f s\n",
-           s->settings->command, s->done, s->failed, s->skipped, seconds);
+    struct rusage usage;
+    long peak_kb = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+    printf("%s: %zu files coded, %zu failed, %zu skipped (already there), in %.2f s, "
+           "peak memory %.0f MB\n", s->settings->command, s->done, s->failed, s->skipped, seconds,
+           (double)peak_kb / 1024.0);
     if (s->done == 0)
         return;
     printf("  %llu bytes in, %llu bytes out (%.2f:1), %.1f MP/s, %.1f MB/s read\n",
