@@ -25,10 +25,6 @@ while [ $# -gt 0 ]; do
     *) gj2k=$1; shift ;;
   esac
 done
-gj2k=$(realpath "$gj2k")
-photo=''
-[ -z "${GJ2K_BENCH_PHOTO:-}" ] || photo=$(realpath "$GJ2K_BENCH_PHOTO")
-shared=${GJ2K_SHARED_DIR:-$repo/../shared}
 # shellcheck source=scripts/bench_lib.sh
 . "$repo/scripts/bench_lib.sh"
 skip() { echo "bench_cpu: $*" >&2; exit 77; }

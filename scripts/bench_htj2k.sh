@@ -21,8 +21,6 @@ while [ $# -gt 0 ]; do
     *) gj2k=$1; shift ;;
   esac
 done
-gj2k=$(realpath "$gj2k")
-shared=${GJ2K_SHARED_DIR:-$repo/../shared}
 qstep=${GJ2K_BENCH_QSTEP:-0.02}
 # shellcheck source=scripts/bench_lib.sh
 . "$repo/scripts/bench_lib.sh"

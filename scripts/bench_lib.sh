@@ -1,7 +1,13 @@
 # bench_lib.sh - what the benchmark scripts share (sourced, not run): a
 # temporary working directory, tool checks, timing, instruction counts and
-# the figures' formatting. The caller sets `runs` (timed runs a command);
-# every command timed or counted is appended to cmds.txt.
+# the figures' formatting. The caller sets `repo`, `gj2k` (made absolute
+# here) and `runs` (timed runs a command); this sets `photo` (the absolute
+# path of GJ2K_BENCH_PHOTO, or empty) and `shared` (../shared or
+# GJ2K_SHARED_DIR). Every command timed or counted is appended to cmds.txt.
+gj2k=$(realpath "$gj2k")
+photo=''
+[ -z "${GJ2K_BENCH_PHOTO:-}" ] || photo=$(realpath "$GJ2K_BENCH_PHOTO")
+shared=${GJ2K_SHARED_DIR:-$repo/../shared}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
