@@ -62,12 +62,33 @@ static void print_report(const char *input, const char *output,
 int command_transcode(int argc, char **argv)
 {
     parsed_options parsed;
-    if (!options_parse("transcode", argc, argv, transcode_options, TRANSCODE_OPTION_COUNT, 0,
-                       &parsed))
+    size_t spec_count;
+    option_spec *specs = batch_options_with(transcode_options, TRANSCODE_OPTION_COUNT, &spec_count);
+    if (specs == NULL) {
+        report_error("transcode: out of memory");
+        return 1;
+    }
+    if (!options_parse("transcode", argc, argv, specs, spec_count, 0, &parsed)) {
+        free(specs);
         return EXIT_USAGE;
+    }
+    if (!options_has(&parsed, "--help") &&
+        (batch_requested(&parsed) || batch_option_given(&parsed) != NULL)) {
+        int status = EXIT_USAGE;
+        if (batch_requested(&parsed))
+            status = transcode_batch(&parsed);
+        else
+            report_error("transcode: %s is for several inputs (-i A -i B, -ImgDir DIR, "
+                         "--files-from LIST) or an output directory", batch_option_given(&parsed));
+        options_free(&parsed);
+        free(specs);
+        return status;
+    }
     if (options_has(&parsed, "--help")) {
         options_print_help(
-            "gj2k transcode -i INPUT -o OUTPUT [--ht | --part1] [-threads N] [-v]",
+            "gj2k transcode -i INPUT -o OUTPUT [--ht | --part1] [-threads N] [-v]\n"
+            "       gj2k transcode -i A -i B ... | -ImgDir DIR | --files-from LIST  -o OUTDIR "
+            "[-OutFor jph] [options]",
             "Re-codes every code-block of a JPEG 2000 file with the other block coder, with\n"
             "no wavelet transform between: each block's quantized coefficients, as the\n"
             "decoder recovers them, are coded again, Part 1 (EBCOT) <-> HTJ2K (ITU-T T.814).\n"
@@ -77,9 +98,12 @@ int command_transcode(int argc, char **argv)
             "has ONE quality layer (an input with several is re-coded from all of them) and\n"
             "one tile-part a tile. Lossless files come out exact: the same coefficients, so\n"
             "the same image. A lossy Part 1 block cut within a bit-plane loses that partial\n"
-            "plane in HT (counted with -v); every other block is re-coded exactly.",
-            transcode_options, TRANSCODE_OPTION_COUNT);
+            "plane in HT (counted with -v); every other block is re-coded exactly.\n"
+            "With several inputs, a directory or a list, every file is transcoded into the\n"
+            "output directory (.jph unless -OutFor says), several at once.",
+            specs, spec_count);
         options_free(&parsed);
+        free(specs);
         return 0;
     }
     const char *input = options_get(&parsed, "-i");
@@ -88,6 +112,7 @@ int command_transcode(int argc, char **argv)
     bool ht = options_has(&parsed, "--ht"), part1 = options_has(&parsed, "--part1");
     bool verbose = options_has(&parsed, "-v");
     options_free(&parsed);
+    free(specs);
     if (input == NULL || output == NULL) {
         report_error("transcode: needs -i INPUT and -o OUTPUT (see gj2k transcode --help)");
         return EXIT_USAGE;

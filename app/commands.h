@@ -31,6 +31,8 @@ const char *batch_option_given(const parsed_options *parsed);
 /* `gj2k encode` over many files, the encode options applying to each;
  * returns the exit status. */
 int encode_batch(parsed_options *parsed);
+/* `gj2k transcode` over many files (outputs .jph unless -OutFor says). */
+int transcode_batch(parsed_options *parsed);
 /* `gj2k decode` over many files: decode_batch_begin reads the batch
  * options and puts stand-ins for -i and -o into `parsed` (NULL, said on
  * stderr: a usage error), so that the decode options are read and checked

@@ -84,6 +84,39 @@ static const char *decode_default_extension(void)
     return gj2k_format_can_write(GJ2K_FORMAT_PNG) ? "png" : "pnm";
 }
 
+int transcode_batch(parsed_options *parsed)
+{
+    batch_request batch;
+    if (!batch_request_read(parsed, "transcode", decode_accept, "jph", &batch)) {
+        batch_request_free(&batch);
+        return EXIT_USAGE;
+    }
+    snprintf(batch.example, sizeof batch.example, "batch.%s", batch.extension);
+    gj2k_file_format format = gj2k_format_from_path(batch.example);
+    bool ht = options_has(parsed, "--ht"), part1 = options_has(parsed, "--part1");
+    const char *threads = options_get(parsed, "-threads");
+    unsigned long value = 0;
+    int status = EXIT_USAGE;
+    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2)
+        report_error("transcode: -OutFor %s: expected jph, jhc, jp2, j2k, j2c or jpc",
+                     batch.extension);
+    else if (ht && part1)
+        report_error("transcode: --ht and --part1 exclude each other");
+    else if (threads != NULL && !options_parse_uint(threads, 1, 1024, &value))
+        report_error("transcode: -threads %s: a number of threads, 1 to 1024", threads);
+    else
+        status = -1;
+    if (status == -1) {
+        batch_transcode_job job = {.verify = batch.verify};
+        job.transcode.coder = ht ? GJ2K_CODER_HT : part1 ? GJ2K_CODER_PART1 : GJ2K_CODER_AUTO;
+        job.transcode.format = format;
+        batch.settings.threads = (unsigned)value;
+        status = run_list(&batch, &batch.settings, batch_transcode_file, &job);
+    }
+    batch_request_free(&batch);
+    return status;
+}
+
 batch_request *decode_batch_begin(parsed_options *parsed)
 {
     batch_request *batch = malloc(sizeof *batch);

@@ -169,3 +169,49 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     if (job->verify)
         verify_decoded(item->input, item->output, &decode, &write, outcome);
 }
+
+void batch_transcode_file(void *context, const batch_item *item, unsigned threads,
+                          batch_outcome *outcome)
+{
+    const batch_transcode_job *job = context;
+    gj2k_transcode_options transcode = job->transcode;
+    gj2k_transcode_report report = {0};
+    transcode.threads = threads;
+    transcode.warning = report_warning;
+    transcode.warning_user = (void *)item->input;
+    transcode.temporary = interrupt_temporary;
+    transcode.report = &report;
+    outcome->bytes_in = file_size(item->input);
+    gj2k_error error = {0};
+    if (gj2k_transcode_file(item->input, item->output, &transcode, &error) != GJ2K_OK) {
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    outcome->verdict = BATCH_DONE;
+    outcome->bytes_out = report.bytes;
+    if (!job->verify)
+        return;
+    gj2k_decode_options decode = {.threads = threads};
+    gj2k_image *before = NULL, *after = NULL;
+    char why[256];
+    image_difference difference = {0};
+    if (gj2k_decode_file(item->input, &decode, &before, &error) != GJ2K_OK) {
+        fail(outcome, item->input, error.message);
+    } else if (gj2k_decode_file(item->output, &decode, &after, &error) != GJ2K_OK) {
+        fail(outcome, item->output, error.message);
+    } else if (!image_compare(before, after, &difference, why, sizeof why)) {
+        fail(outcome, item->output, why);
+    } else if (report.truncated_blocks == 0 && report.damaged_blocks == 0 &&
+               !difference.identical) {
+        fail(outcome, item->output, "verification: a lossless input did not come out exact");
+    } else {
+        outcome->verified = true;
+        outcome->identical = difference.identical;
+        outcome->psnr = difference.psnr;
+        outcome->pixels = (uint64_t)(before->x1 - before->x0) * (before->y1 - before->y0);
+    }
+    gj2k_image_destroy(before);
+    gj2k_image_destroy(after);
+    if (outcome->verdict == BATCH_FAILED)
+        unlink(item->output);
+}

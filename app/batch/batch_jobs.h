@@ -17,6 +17,11 @@ typedef struct batch_encode_job {
     bool verify;
 } batch_encode_job;
 
+typedef struct batch_transcode_job {
+    gj2k_transcode_options transcode;  /* threads, warnings and report set per file */
+    bool verify;
+} batch_transcode_job;
+
 typedef struct batch_decode_job {
     gj2k_decode_options decode;        /* threads and warnings set per file */
     gj2k_write_options write;
@@ -28,5 +33,9 @@ void batch_encode_file(void *job, const batch_item *item, unsigned threads,
                        batch_outcome *outcome);
 void batch_decode_file(void *job, const batch_item *item, unsigned threads,
                        batch_outcome *outcome);
+/* ... or a batch_transcode_job: with --verify, both files decoded and
+ * compared (a lossless input must come out exact). */
+void batch_transcode_file(void *job, const batch_item *item, unsigned threads,
+                          batch_outcome *outcome);
 
 #endif

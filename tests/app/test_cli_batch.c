@@ -1,4 +1,4 @@
-/* test_cli_batch.c - `gj2k encode|decode` over many files (app/batch/):
+/* test_cli_batch.c - `gj2k encode|decode|transcode` over many files (app/batch/):
  * directories and their trees, several -i, lists, a corrupt input reported
  * while the rest are coded, --verify, the JSON Lines report, a killed run
  * resumed with --skip-existing, shards whose union is the whole run, and
@@ -309,12 +309,39 @@ static void test_inputs_never_overwritten(void)
     gj2k_image_destroy(y);
 }
 
+/* transcode over a directory: to HTJ2K with --verify and back to Part 1,
+ * gj2k's one-layer lossless files return byte for byte. */
+static void test_transcode_round_trip(void)
+{
+    make_directory("pics");
+    gj2k_image_destroy(image_at("pics/a.ppm", 50, 33, 3));
+    gj2k_image_destroy(image_at("pics/b.pgm", 31, 64, 1));
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    snprintf(args, sizeof args, "encode -ImgDir '%s/pics' -o '%s/p1' -quiet", t, t);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    snprintf(args, sizeof args, "transcode -ImgDir '%s/p1' -o '%s/ht' --verify --report '%s/t.jsonl'",
+             t, t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "2 files coded, 0 failed") != NULL);
+    CHECK(exists("ht/a.jph") && exists("ht/b.jph"));
+    snprintf(args, sizeof args, "transcode -ImgDir '%s/ht' -o '%s/back' -OutFor j2k -quiet", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(same_bytes("p1/a.j2k", "back/a.j2k"));
+    CHECK(same_bytes("p1/b.j2k", "back/b.j2k"));
+}
+
 static const test_case cases[] = {
     {"directory_round_trip", test_directory_round_trip},
     {"inputs_and_lists", test_inputs_and_lists},
     {"killed_run_resumes", test_killed_run_resumes},
     {"shards_make_the_whole", test_shards_make_the_whole},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
+    {"transcode_round_trip", test_transcode_round_trip},
 };
 
 TEST_MAIN(cases)
