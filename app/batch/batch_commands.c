@@ -29,6 +29,14 @@ static gj2k_device batch_device(gj2k_device asked)
     return info.cuda_built && info.device_count > 0 ? GJ2K_DEVICE_GPU : GJ2K_DEVICE_AUTO;
 }
 
+/* The stages of each command's report (batch_jobs.c fills them in this order). */
+static const char *const encode_stages[] = {"open GPU", "transforms", "of them GPU copies",
+                                            "Tier-1", "rate control", "Tier-2", NULL};
+static const char *const decode_stages[] = {"read", "Tier-2", "Tier-1", "transforms and samples",
+                                            "of them GPU copies", "write", NULL};
+static const char *const transcode_stages[] = {"read", "Tier-2 in", "Tier-1 both ways",
+                                               "Tier-2 out and write", NULL};
+
 /* The list built and run; the exit status. */
 static int run_list(const batch_request *batch, const batch_settings *settings,
                     batch_job_fn job, void *context)
@@ -72,6 +80,7 @@ int encode_batch(parsed_options *parsed)
         job.geometry = job.request.raw_geometry ? &geometry : NULL;
         batch.settings.threads = job.request.options.threads;
         job.request.options.device = batch_device(job.request.options.device);
+        batch.settings.stage_names = encode_stages;
         status = run_list(&batch, &batch.settings, batch_encode_file, &job);
     }
     batch_request_free(&batch);
@@ -111,6 +120,7 @@ int transcode_batch(parsed_options *parsed)
         job.transcode.coder = ht ? GJ2K_CODER_HT : part1 ? GJ2K_CODER_PART1 : GJ2K_CODER_AUTO;
         job.transcode.format = format;
         batch.settings.threads = (unsigned)value;
+        batch.settings.stage_names = transcode_stages;
         status = run_list(&batch, &batch.settings, batch_transcode_file, &job);
     }
     batch_request_free(&batch);
@@ -141,6 +151,7 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
     job.decode.device = batch_device(decode->device);
     batch_settings settings = batch->settings;
     settings.threads = decode->threads;
+    settings.stage_names = decode_stages;
     int status = run_list(batch, &settings, batch_decode_file, &job);
     decode_batch_cancel(batch);
     return status;

@@ -102,6 +102,10 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     } else {
         outcome->verdict = BATCH_DONE;
         outcome->bytes_out = size;
+        const double stages[] = {report.open_ms, report.transform_ms, report.copies_ms,
+                                 report.tier1_ms, report.rate_ms, report.tier2_ms};
+        memcpy(outcome->stage_ms, stages, sizeof stages);
+        outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
         outcome->pixels = (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0);
         if (job->verify)
             verify_encoded(image, item->output, expects_lossless(&request.options), threads,
@@ -166,6 +170,10 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     outcome->verdict = BATCH_DONE;
     outcome->bytes_out = file_size(item->output);
     outcome->pixels = (uint64_t)report.width * report.height;
+    const double stages[] = {report.read_ms, report.tier2_ms, report.tier1_ms,
+                             report.transform_ms, report.copies_ms, report.write_ms};
+    memcpy(outcome->stage_ms, stages, sizeof stages);
+    outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
     if (job->verify)
         verify_decoded(item->input, item->output, &decode, &write, outcome);
 }
@@ -189,6 +197,9 @@ void batch_transcode_file(void *context, const batch_item *item, unsigned thread
     }
     outcome->verdict = BATCH_DONE;
     outcome->bytes_out = report.bytes;
+    const double stages[] = {report.read_ms, report.tier2_in_ms, report.tier1_ms,
+                             report.write_ms};
+    memcpy(outcome->stage_ms, stages, sizeof stages);
     if (!job->verify)
         return;
     gj2k_decode_options decode = {.threads = threads};

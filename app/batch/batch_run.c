@@ -29,8 +29,9 @@ typedef struct batch_state {
     bool progress;
     pthread_mutex_t lock;
     size_t next;          /* the next item to take */
-    size_t done, failed, skipped;
+    size_t done, failed, skipped, on_gpu;
     uint64_t bytes_in, bytes_out, pixels;
+    double stage_ms[BATCH_STAGES];
     double start, last_progress;
 } batch_state;
 
@@ -134,6 +135,9 @@ static void code_item(batch_state *s, const batch_item *item)
         s->skipped++;
     } else {
         s->done++;
+        s->on_gpu += outcome.on_gpu;
+        for (unsigned k = 0; k < BATCH_STAGES; k++)
+            s->stage_ms[k] += outcome.stage_ms[k];
         s->bytes_in += outcome.bytes_in;
         s->bytes_out += outcome.bytes_out;
         s->pixels += outcome.pixels;
@@ -166,11 +170,22 @@ static void print_summary(const batch_state *s, double seconds)
            (double)peak_kb / 1024.0);
     if (s->done == 0)
         return;
-    printf("  %llu bytes in, %llu bytes out (%.2f:1), %.1f MP/s, %.1f MB/s read\n",
-           (unsigned long long)s->bytes_in, (unsigned long long)s->bytes_out,
-           s->bytes_out && s->bytes_in ? (double)s->bytes_in / (double)s->bytes_out : 0.0,
-           seconds > 0 ? (double)s->pixels * 1e-6 / seconds : 0.0,
-           seconds > 0 ? (double)s->bytes_in * 1e-6 / seconds : 0.0);
+    printf("  %llu bytes in, %llu bytes out (%.2f:1), ", (unsigned long long)s->bytes_in,
+           (unsigned long long)s->bytes_out,
+           s->bytes_out && s->bytes_in ? (double)s->bytes_in / (double)s->bytes_out : 0.0);
+    if (s->pixels > 0) /* a transcode does not count them */
+        printf("%.1f MP/s, ", seconds > 0 ? (double)s->pixels * 1e-6 / seconds : 0.0);
+    printf("%.1f MB/s read\n", seconds > 0 ? (double)s->bytes_in * 1e-6 / seconds : 0.0);
+    const char *const *names = s->settings->stage_names;
+    if (names == NULL || names[0] == NULL)
+        return;
+    /* summed over files coded at once: a stage can pass 100% of the run */
+    printf("  %zu of %zu files on a GPU; stages summed over the files, and against the run's "
+           "time:", s->on_gpu, s->done);
+    for (unsigned k = 0; k < BATCH_STAGES && names[k] != NULL; k++)
+        printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
+               seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
+    printf("\n");
 }
 
 int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,

@@ -17,6 +17,8 @@ typedef enum batch_verdict {
     BATCH_SKIPPED, /* --skip-existing found its output */
 } batch_verdict;
 
+#define BATCH_STAGES 6
+
 /* What coding one file gave. */
 typedef struct batch_outcome {
     batch_verdict verdict;
@@ -28,6 +30,8 @@ typedef struct batch_outcome {
     bool verified;
     bool identical;       /* every sample equal */
     double psnr;          /* dB, when not identical */
+    double stage_ms[BATCH_STAGES]; /* the library's report, stage by stage (batch_settings) */
+    bool on_gpu;          /* some of its coding ran on a GPU */
 } batch_outcome;
 
 /* Codes item with `threads` threads (0: the job's default), filling
@@ -43,6 +47,9 @@ typedef struct batch_settings {
     bool skip_existing;   /* an output that exists is kept, the file skipped */
     bool quiet;           /* no progress line, no summary */
     const char *report;   /* JSON Lines report file, or NULL */
+    /* What outcome.stage_ms holds, up to BATCH_STAGES names (NULL-terminated):
+     * the summary prints each stage's time summed over the files. */
+    const char *const *stage_names;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or
