@@ -199,8 +199,8 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         return EXIT_USAGE;
     }
     decode.precision = precision ? (unsigned)value : 0;
-    if (threads && !options_parse_uint(threads, 1, 1024, &value)) {
-        report_error("decode: -threads %s: expected 1..1024", threads);
+    if (threads && !options_parse_threads(threads, &value)) {
+        report_error("decode: -threads %s: expected 1..1024 or ALL_CPUS", threads);
         return EXIT_USAGE;
     }
     decode.threads = threads ? (unsigned)value : 0;

@@ -122,8 +122,8 @@ int command_transcode(int argc, char **argv)
         return EXIT_USAGE;
     }
     unsigned long threads = 0;
-    if (threads_text != NULL && !options_parse_uint(threads_text, 1, 1024, &threads)) {
-        report_error("transcode: -threads %s: a number of threads, 1 to 1024", threads_text);
+    if (threads_text != NULL && !options_parse_threads(threads_text, &threads)) {
+        report_error("transcode: -threads %s: a number of threads, 1 to 1024, or ALL_CPUS", threads_text);
         return EXIT_USAGE;
     }
     gj2k_file_format format = gj2k_format_from_path(output);

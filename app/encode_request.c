@@ -371,8 +371,8 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         o->mct = value ? GJ2K_MCT_ON : GJ2K_MCT_OFF;
     }
     if ((text = options_get(parsed, "-threads")) != NULL) {
-        if (!options_parse_uint(text, 1, 1024, &value))
-            return bad_value("-threads", text, "1..1024");
+        if (!options_parse_threads(text, &value))
+            return bad_value("-threads", text, "1..1024 or ALL_CPUS");
         o->threads = (unsigned)value;
     }
     if ((text = options_get(parsed, "--device")) != NULL) {

@@ -83,6 +83,57 @@ static long find_spec(const option_spec *specs, size_t count, const char *name)
     return -1;
 }
 
+/* The peers' spellings of gj2k's options (opj_compress/opj_decompress 2.5,
+ * grk_compress/grk_decompress 10), taken wherever the command has the
+ * option they stand for. */
+static const struct {
+    const char *spelling, *option;
+} peer_spellings[] = {
+    {"-h", "--help"},           {"-H", "-threads"},          {"-num_threads", "-threads"},
+    {"-force-rgb", "--force-rgb"}, {"-upsample", "--upsample"}, {"-quiet", "--quiet"},
+    {"-in_file", "-i"},         {"-out_file", "-o"},
+};
+
+/* The peers' options gj2k does not take, and what to do instead. */
+static const struct {
+    const char *option, *instead;
+} peer_refusals[] = {
+    {"-ROI", "regions of interest are not encoded by gj2k (it decodes them)"},
+    {"-TP", "gj2k writes one tile-part a tile; tile-parts by resolution, layer or component "
+            "are not written"},
+    {"-GuardBits", "gj2k chooses the guard bits itself (2, more where a band needs them)"},
+    {"-s", "subsampling is not applied on encode: give an image whose components are "
+           "subsampled already (raw input: -F W,H,N,BITS,u@DXxDY:...)"},
+    {"-m", "a custom component transform (Part 2) is not supported; -mct 0|1 turns RCT/ICT "
+           "off or on"},
+    {"-jpip", "JPIP index boxes are not written"},
+    {"-cinema2K", "the digital cinema profiles are not implemented; set their parameters by "
+                  "hand (-n, -b, -p CPRL, -t, --bytes)"},
+    {"-cinema4K", "the digital cinema profiles are not implemented; set their parameters by "
+                  "hand (-n, -b, -p CPRL, -t, --bytes)"},
+    {"-IMF", "the IMF profiles are not implemented; set their parameters by hand"},
+};
+
+/* The option `arg` stands for in `specs`: itself, or the one a peer's
+ * spelling names; -1 when neither is there. */
+static long resolve_spec(const option_spec *specs, size_t count, const char *arg)
+{
+    long index = find_spec(specs, count, arg);
+    for (size_t i = 0; index < 0 && i < sizeof peer_spellings / sizeof peer_spellings[0]; i++)
+        if (strcmp(arg, peer_spellings[i].spelling) == 0)
+            index = find_spec(specs, count, peer_spellings[i].option);
+    return index;
+}
+
+/* What to do instead of a peer's option gj2k does not take, or NULL. */
+static const char *peer_refusal(const char *arg)
+{
+    for (size_t i = 0; i < sizeof peer_refusals / sizeof peer_refusals[0]; i++)
+        if (strcmp(arg, peer_refusals[i].option) == 0)
+            return peer_refusals[i].instead;
+    return NULL;
+}
+
 bool options_parse(const char *command, int argc, char **argv, const option_spec *specs,
                    size_t spec_count, size_t max_positional, parsed_options *out)
 {
@@ -99,9 +150,14 @@ bool options_parse(const char *command, int argc, char **argv, const option_spec
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] == '-' && arg[1] != '\0') {
-            long index = find_spec(specs, spec_count, arg);
+            long index = resolve_spec(specs, spec_count, arg);
             if (index < 0) {
-                report_error("%s: unknown option %s (see gj2k %s --help)", command, arg, command);
+                const char *instead = peer_refusal(arg);
+                if (instead != NULL)
+                    report_error("%s: %s is not taken: %s", command, arg, instead);
+                else
+                    report_error("%s: unknown option %s (see gj2k %s --help)", command, arg,
+                                 command);
                 options_free(out);
                 return false;
             }
@@ -155,10 +211,10 @@ size_t options_get_every(const parsed_options *options, const char *name, const 
         const char *arg = options->argv[i];
         if (arg[0] != '-' || arg[1] == '\0')
             continue;
-        long index = find_spec(options->specs, options->spec_count, arg);
+        long index = resolve_spec(options->specs, options->spec_count, arg);
         if (index < 0 || options->specs[index].value_name == NULL)
             continue;
-        if (i + 1 < options->argc && strcmp(arg, name) == 0) {
+        if (i + 1 < options->argc && strcmp(options->specs[index].name, name) == 0) {
             if (count < max)
                 values[count] = options->argv[i + 1];
             count++;
@@ -185,6 +241,15 @@ void options_print_help(const char *usage, const char *description, const option
                  specs[i].value_name ? specs[i].value_name : "");
         printf("  %-24s %s\n", left, specs[i].help);
     }
+}
+
+bool options_parse_threads(const char *text, unsigned long *threads)
+{
+    if (strcmp(text, "ALL_CPUS") == 0) { /* opj's spelling of every core */
+        *threads = 0;
+        return true;
+    }
+    return options_parse_uint(text, 1, 1024, threads);
 }
 
 bool options_parse_device(const char *text, int *device)

@@ -27,8 +27,11 @@ typedef struct parsed_options {
     char **argv;
 } parsed_options;
 
-/* Parses argv[0..argc) against `specs`. On a usage error, prints one line
- * ("gj2k COMMAND: unknown option -x") to stderr and returns false. */
+/* Parses argv[0..argc) against `specs`. The peers' spellings (-h, -H,
+ * -force-rgb, ...; options.c) stand for the options they name where the
+ * table has those; a peer's option gj2k does not take is refused saying
+ * what to do instead. On a usage error, prints one line ("gj2k COMMAND:
+ * unknown option -x") to stderr and returns false. */
 bool options_parse(const char *command, int argc, char **argv, const option_spec *specs,
                    size_t spec_count, size_t max_positional, parsed_options *out);
 void options_free(parsed_options *options);
@@ -62,6 +65,10 @@ bool options_parse_size(const char *text, uint64_t *bytes);
  * into `geometry`; prints a one-line error and returns false when malformed. */
 struct gj2k_raw_geometry;
 bool parse_raw_geometry(const char *text, struct gj2k_raw_geometry *geometry);
+
+/* A thread count, 1..1024, or ALL_CPUS (opj's spelling) for 0: every
+ * core; false for anything else. */
+bool options_parse_threads(const char *text, unsigned long *threads);
 
 /* "auto", "gpu" or "cpu" (--device); false for anything else. */
 bool options_parse_device(const char *text, int *device);

@@ -111,8 +111,8 @@ int transcode_batch(parsed_options *parsed)
                      batch.extension);
     else if (ht && part1)
         report_error("transcode: --ht and --part1 exclude each other");
-    else if (threads != NULL && !options_parse_uint(threads, 1, 1024, &value))
-        report_error("transcode: -threads %s: a number of threads, 1 to 1024", threads);
+    else if (threads != NULL && !options_parse_threads(threads, &value))
+        report_error("transcode: -threads %s: a number of threads, 1 to 1024, or ALL_CPUS", threads);
     else
         status = -1;
     if (status == -1) {

@@ -26,7 +26,7 @@ const option_spec batch_option_specs[] = {
      "batch: read every output back and check it against its source before it counts"},
     {"--report", "FILE", "batch: one JSON object a file into FILE (JSON Lines)"},
     {"--shard", "K/N", "batch: only shard K of N of the inputs (the same split on every node)"},
-    {"-quiet", NULL, "batch: no progress line and no summary"},
+    {"-quiet", NULL, "no progress line and no summary (batch; taken, and quiet, for one file)"},
     {"--quiet", NULL, "batch: the same"},
 };
 const size_t batch_option_count = sizeof batch_option_specs / sizeof batch_option_specs[0];
@@ -73,9 +73,12 @@ bool batch_requested(const parsed_options *parsed)
 
 const char *batch_option_given(const parsed_options *parsed)
 {
-    for (size_t i = 0; i < batch_option_count; i++)
-        if (options_has(parsed, batch_option_specs[i].name))
-            return batch_option_specs[i].name;
+    for (size_t i = 0; i < batch_option_count; i++) {
+        const char *name = batch_option_specs[i].name;
+        if (strcmp(name, "-quiet") != 0 && strcmp(name, "--quiet") != 0 &&
+            options_has(parsed, name)) /* quiet suits one file too */
+            return name;
+    }
     return NULL;
 }
 

@@ -201,7 +201,7 @@ int bench_batch(int argc, char **argv)
     unsigned long jobs = 16, streams = 0, threads = 0;
     bool usable = input != NULL && (count == NULL || options_parse_uint(count, 1, 10000, &jobs)) &&
                   (streams_text == NULL || options_parse_uint(streams_text, 1, 64, &streams)) &&
-                  (threads_text == NULL || options_parse_uint(threads_text, 1, 1024, &threads)) &&
+                  (threads_text == NULL || options_parse_threads(threads_text, &threads)) &&
                   (device == NULL || strcmp(device, "cpu") == 0 || strcmp(device, "gpu") == 0);
     gj2k_device where = device != NULL && strcmp(device, "cpu") == 0 ? GJ2K_DEVICE_CPU
                                                                      : GJ2K_DEVICE_GPU;

@@ -218,7 +218,7 @@ int bench_dwt(int argc, char **argv)
         int code = EXIT_USAGE;
         if (!cpu || strategy != NULL || calibrate)
             report_error("bench dwt: -threads goes with --cpu, which goes without --strategy");
-        else if (threads_text != NULL && !options_parse_uint(threads_text, 1, 1024, &threads))
+        else if (threads_text != NULL && !options_parse_threads(threads_text, &threads))
             report_error("bench dwt: -threads takes 1..1024");
         else
             code = bench_dwt_cpu((uint32_t)smallest, max != NULL ? (uint32_t)largest : 8192,

@@ -451,7 +451,7 @@ int command_bench(int argc, char **argv)
     }
     unsigned thread_count = 0;
     if (threads != NULL) {
-        if (!options_parse_uint(threads, 1, 1024, &value)) {
+        if (!options_parse_threads(threads, &value)) {
             report_error("bench: -threads %s: expected 1..1024", threads);
             return EXIT_USAGE;
         }

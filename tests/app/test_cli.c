@@ -666,6 +666,60 @@ static void info_shows_htj2k_capabilities(void)
     CHECK(strstr(r.err, "code-blocks not counted") != NULL);
 }
 
+/* The peers' spellings (issue 19): -h for help everywhere; -H, -num_threads
+ * and -threads ALL_CPUS; opj_decompress's -force-rgb and -upsample; -quiet
+ * for one file. Each gives what gj2k's own spelling gives. The peers'
+ * options gj2k does not take are refused, saying what to do instead, and
+ * nothing is written. */
+static void peers_spellings(void)
+{
+    const char *commands[] = {"encode", "decode", "info", "bench", "convert", "transcode"};
+    run_result r;
+    char args[3 * 1024];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        snprintf(args, sizeof args, "%s -h", commands[i]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+        CHECK(strncmp(r.out, "usage: gj2k", 11) == 0);
+    }
+    char source[1024], own[1024], peer[1024];
+    snprintf(source, sizeof source, "%s/peer.ppm", test_temp_dir());
+    snprintf(own, sizeof own, "%s/own.j2k", test_temp_dir());
+    snprintf(peer, sizeof peer, "%s/peer.j2k", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 45, 31, 3, 8);
+    REQUIRE(image != NULL);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -threads 2", source, own);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    char decoded[1024];
+    snprintf(decoded, sizeof decoded, "%s/peer_out.ppm", test_temp_dir());
+    const char *spellings[] = {"-H 2", "-num_threads 2", "-threads ALL_CPUS", "-quiet"};
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        snprintf(args, sizeof args, "encode -i '%s' -o '%s' %s", source, peer, spellings[i]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+        CHECK(decodes_to(peer, decoded, image) || (fprintf(stderr, "%s\n", spellings[i]), 0));
+        remove(peer);
+    }
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -force-rgb -upsample -H 1", own, decoded);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    gj2k_image *back = read_image(decoded);
+    CHECK(back != NULL && same_samples(image, back));
+    gj2k_image_destroy(back);
+    const char *refused[] = {"-ROI c=0,U=2", "-TP R", "-GuardBits 2", "-cinema2K 24", "-IMF 2",
+                             "-m mct.txt", "-jpip", "-s 2,2"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(args, sizeof args, "encode -i '%s' -o '%s' %s", source, peer, refused[i]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 2);
+        CHECK_EQ(count_lines(r.err), 1);
+        CHECK(strstr(r.err, "is not taken:") != NULL);
+        CHECK(!file_exists(peer));
+    }
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"version", version},
     {"help_for_every_command", help_for_every_command},
@@ -682,5 +736,6 @@ static const test_case cases[] = {
     {"info_shows_htj2k_capabilities", info_shows_htj2k_capabilities},
     {"bench_reports_exact", bench_reports_exact},
     {"bench_batch_table", bench_batch_table},
+    {"peers_spellings", peers_spellings},
 };
 TEST_MAIN(cases)
