@@ -52,6 +52,12 @@ int command_convert(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    gj2k_file_format out_format = gj2k_format_from_path(output);
+    if (out_format == GJ2K_FORMAT_J2K || out_format == GJ2K_FORMAT_JP2) {
+        report_error("convert: -o %s: JPEG 2000 output is gj2k encode's (gj2k encode -i %s -o %s)",
+                     output, input, output);
+        return EXIT_USAGE;
+    }
     gj2k_raw_geometry geometry;
     gj2k_read_options read_options = {.warning = report_warning, .warning_user = (void *)input};
     gj2k_file_format in_format = gj2k_format_from_path(input);
@@ -66,8 +72,18 @@ int command_convert(int argc, char **argv)
     }
     gj2k_error error = {0};
     gj2k_image *image = NULL;
-    if (gj2k_image_read_file(input, &read_options, &image, &error) != GJ2K_OK) {
-        report_error("%s", error.message);
+    /* a JPEG 2000 input (by its first bytes) is decoded, as gj2k decode would */
+    gj2k_file_format signature = gj2k_format_of_file(input);
+    gj2k_decode_options decode = {.upsample = true, .guess_sycc = true, .warning = report_warning,
+                                  .warning_user = (void *)input};
+    gj2k_status read = signature == GJ2K_FORMAT_J2K || signature == GJ2K_FORMAT_JP2
+                           ? gj2k_decode_file(input, &decode, &image, &error)
+                           : gj2k_image_read_file(input, &read_options, &image, &error);
+    if (read != GJ2K_OK) {
+        if (strstr(error.message, input) != NULL)
+            report_error("%s", error.message);
+        else
+            report_error("%s: %s", input, error.message);
         return 1;
     }
     gj2k_write_options write_options = {.warning = report_warning, .warning_user = (void *)output,

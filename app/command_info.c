@@ -98,8 +98,9 @@ int command_info(int argc, char **argv)
         report_error("info: needs a FILE (see gj2k info --help)");
         return EXIT_USAGE;
     }
-    gj2k_file_format named = gj2k_format_from_path(path);
-    if (named == GJ2K_FORMAT_J2K || named == GJ2K_FORMAT_JP2)
+    /* what the file is, by its first bytes (its name only where it has none) */
+    gj2k_file_format format = gj2k_format_of_file(path);
+    if (format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2)
         return describe_jpeg2000(path, json);
     gj2k_read_options read_options = {0};
     gj2k_raw_geometry geometry;
@@ -114,7 +115,6 @@ int command_info(int argc, char **argv)
         report_error("%s", error.message);
         return 1;
     }
-    gj2k_file_format format = gj2k_format_from_path(path);
     if (json)
         print_json(path, format, image);
     else

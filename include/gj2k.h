@@ -161,6 +161,11 @@ GJ2K_API gj2k_file_format gj2k_format_from_path(const char *path);
 /* The format a file's first bytes announce, or GJ2K_FORMAT_UNKNOWN. */
 GJ2K_API gj2k_file_format gj2k_format_from_signature(const uint8_t *data, size_t size);
 
+/* The format a file's first bytes announce, else the one its name's
+ * extension names (a file without a signature: raw, PGX ...), or
+ * GJ2K_FORMAT_UNKNOWN. */
+GJ2K_API gj2k_file_format gj2k_format_of_file(const char *path);
+
 /* A short name such as "PNG"; "unknown" for GJ2K_FORMAT_UNKNOWN. */
 GJ2K_API const char *gj2k_format_name(gj2k_file_format format);
 

@@ -93,6 +93,21 @@ bool gj2k_format_can_read(gj2k_file_format format)
     }
 }
 
+gj2k_file_format gj2k_format_of_file(const char *path)
+{
+    if (path == NULL)
+        return GJ2K_FORMAT_UNKNOWN;
+    uint8_t head[16];
+    size_t got = 0;
+    FILE *file = fopen(path, "rb");
+    if (file != NULL) {
+        got = fread(head, 1, sizeof head, file);
+        fclose(file);
+    }
+    gj2k_file_format format = gj2k_format_from_signature(head, got);
+    return format != GJ2K_FORMAT_UNKNOWN ? format : gj2k_format_from_path(path);
+}
+
 bool gj2k_format_can_write(gj2k_file_format format) { return gj2k_format_can_read(format); }
 
 static gj2k_status explain_unavailable(gj2k_file_format format, gj2k_error *error)
@@ -106,9 +121,9 @@ static gj2k_status explain_unavailable(gj2k_file_format format, gj2k_error *erro
                          "TIFF is unavailable: this gj2k was built without libtiff");
     case GJ2K_FORMAT_J2K:
     case GJ2K_FORMAT_JP2:
-        return gj2k_fail(error, GJ2K_ERROR_NOT_IMPLEMENTED,
-                         "JPEG 2000 %s is not an image file format here; the codec is not "
-                         "implemented yet", gj2k_format_name(format));
+        return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
+                         "a JPEG 2000 %s file is decoded, not read as an image: gj2k decode "
+                         "(gj2k_decode_file) reads it", gj2k_format_name(format));
     default:
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "unknown image format");
     }

@@ -353,12 +353,52 @@ static void decode_streams_within_memory(void)
     CHECK_EQ(temp_entries(), entries);
 }
 
+/* A JPEG 2000 file is known by its first bytes (issue 19): `info` of one
+ * named without an extension describes its boxes; `convert` decodes one
+ * (no "not implemented"), and refuses a JPEG 2000 output, pointing to
+ * encode, before anything is read or written. */
+static void jpeg2000_known_by_signature(void)
+{
+    char source[1024], encoded[1024], bare[1024], out[1024], args[4096];
+    snprintf(source, sizeof source, "%s/sig.ppm", test_temp_dir());
+    snprintf(encoded, sizeof encoded, "%s/sig.jp2", test_temp_dir());
+    snprintf(bare, sizeof bare, "%s/sig_noname", test_temp_dir());
+    snprintf(out, sizeof out, "%s/sig_out.ppm", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 33, 21, 3, 8);
+    REQUIRE(image != NULL);
+    run_result r;
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, encoded);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    snprintf(args, sizeof args, "cp '%s' '%s'", encoded, bare);
+    REQUIRE(system(args) == 0);
+    snprintf(args, sizeof args, "info '%s'", bare);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "JP2 file") != NULL);
+    snprintf(args, sizeof args, "convert -i '%s' -o '%s'", bare, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    gj2k_image *back = read_image(out);
+    CHECK(back != NULL && same_samples(image, back));
+    gj2k_image_destroy(back);
+    remove(out);
+    snprintf(args, sizeof args, "convert -i '%s' -o '%s.j2k'", source, out);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "gj2k encode") != NULL);
+    snprintf(args, sizeof args, "%s.j2k", out);
+    CHECK(!file_exists(args));
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"decode_options", decode_options},
     {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
     {"decode_renders_like_the_peers", decode_renders_like_the_peers},
     {"decode_guesses_sycc_like_the_peers", decode_guesses_sycc_like_the_peers},
     {"decode_streams_within_memory", decode_streams_within_memory},
+    {"jpeg2000_known_by_signature", jpeg2000_known_by_signature},
 };
 
 TEST_MAIN(cases)
