@@ -98,6 +98,13 @@ int command_decode(int argc, char **argv)
                            "a list, every file is decoded with the same options into the output "
                            "directory, several at once; a failed file is reported and the run "
                            "goes on (exit status 1 at the end).", specs, spec_count);
+        static const char *const examples[] = {
+            "gj2k decode -i photo.jp2 -o photo.png",
+            "gj2k decode -i big.j2k -o preview.ppm -r 2 -l 1      # a quarter size, one layer",
+            "gj2k decode -i big.j2k -o crop.tif -d 0,0,1024,1024",
+            "gj2k decode -y archive --recursive -a previews -OutFor png -r 2",
+            NULL};
+        options_print_examples(examples);
         options_free(&options);
         free(specs);
         return 0;

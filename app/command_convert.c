@@ -37,8 +37,12 @@ int command_convert(int argc, char **argv)
     if (options_has(&options, "--help")) {
         options_print_help("gj2k convert -i INPUT -o OUTPUT [-F GEOMETRY] [-v]",
                            "Converts an image between file formats; the samples are kept "
-                           "exactly where the output format can hold them.",
-                           convert_options, CONVERT_OPTION_COUNT);
+                           "exactly where the output format can hold them. A JPEG 2000 input "
+                           "is decoded.", convert_options, CONVERT_OPTION_COUNT);
+        static const char *const examples[] = {
+            "gj2k convert -i scan.tif -o scan.png",
+            "gj2k convert -i frame.raw -o frame.pgm -F 1920,1080,1,12,u", NULL};
+        options_print_examples(examples);
         options_free(&options);
         return 0;
     }

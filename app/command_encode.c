@@ -188,6 +188,13 @@ int command_encode(int argc, char **argv)
             "options into the output directory, several at once; a failed file is reported\n"
             "and the run goes on (exit status 1 at the end).",
             specs, spec_count);
+        static const char *const examples[] = {
+            "gj2k encode -i photo.png -o photo.jp2            # lossless",
+            "gj2k encode -i photo.ppm -o photo.j2k -I -r 40,20,10 -v   # lossy, 3 layers",
+            "gj2k encode -i scan.tif -o scan.jph              # HTJ2K",
+            "gj2k encode -ImgDir scans --recursive -o archive -OutFor jp2 --verify",
+            NULL};
+        options_print_examples(examples);
         options_free(&parsed);
         free(specs);
         return 0;

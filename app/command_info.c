@@ -86,7 +86,11 @@ int command_info(int argc, char **argv)
         options_print_help("gj2k info FILE [--json]",
                            "Describes an image file (size, components, precision, colour, ICC "
                            "profile, resolution) or a JPEG 2000 file (JP2 boxes, markers, "
-                           "coding parameters, tiles).", info_options, INFO_OPTION_COUNT);
+                           "coding parameters, tiles). A file is known by its first bytes.",
+                           info_options, INFO_OPTION_COUNT);
+        static const char *const examples[] = {"gj2k info photo.jp2",
+                                               "gj2k info scan.tif --json", NULL};
+        options_print_examples(examples);
         options_free(&options);
         return 0;
     }

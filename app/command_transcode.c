@@ -102,6 +102,12 @@ int command_transcode(int argc, char **argv)
             "With several inputs, a directory or a list, every file is transcoded into the\n"
             "output directory (.jph unless -OutFor says), several at once.",
             specs, spec_count);
+        static const char *const examples[] = {
+            "gj2k transcode -i photo.jp2 -o photo.jph        # Part 1 to HTJ2K",
+            "gj2k transcode -i photo.jph -o photo.jp2 -v     # and back",
+            "gj2k transcode -ImgDir archive -o ht --verify",
+            NULL};
+        options_print_examples(examples);
         options_free(&parsed);
         free(specs);
         return 0;

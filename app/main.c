@@ -19,7 +19,7 @@ static const struct {
     {"bench", command_bench, "time the coding stages and print throughput"},
     {"convert", command_convert, "convert between image file formats"},
     {"transcode", command_transcode,
-     "re-code a JPEG 2000 file's code-blocks, Part 1 <-> HTJ2K (.jph), losslessly"},
+     "re-code the code-blocks, Part 1 <-> HTJ2K (.jph), losslessly"},
 };
 
 static void print_version(void)
@@ -47,7 +47,7 @@ static void print_version(void)
 
 static void print_usage(void)
 {
-    printf("usage: gj2k COMMAND [options]   (gj2k COMMAND --help for its options)\n\n"
+    printf("usage: gj2k COMMAND [options]   (gj2k help COMMAND for its options)\n\n"
            "JPEG 2000 (ITU-T T.800) codec with a CUDA wavelet stage.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         printf("  %-9s %s\n", commands[i].name, commands[i].summary);
@@ -66,6 +66,15 @@ int main(int argc, char **argv)
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
         print_version();
         return 0;
+    }
+    if (strcmp(name, "help") == 0 && argc >= 3) { /* gj2k help COMMAND */
+        char help[] = "--help";
+        char *arguments[] = {help, NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].run(1, arguments);
+        report_error("help: unknown command '%s' (see gj2k --help)", argv[2]);
+        return EXIT_USAGE;
     }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         print_usage();

@@ -231,15 +231,70 @@ void options_set(parsed_options *options, const char *name, const char *value)
         options->values[index] = value;
 }
 
+#define HELP_WIDTH 80
+
+/* Prints `text` from column `column` (where the cursor is) wrapped at
+ * HELP_WIDTH, continuation lines indented `indent`; its own line breaks
+ * are kept. Ends with a newline. */
+static void print_wrapped(const char *text, size_t column, size_t indent)
+{
+    size_t at = column;
+    while (*text) {
+        if (*text == '\n') {
+            printf("\n%*s", (int)indent, "");
+            at = indent;
+            text++;
+            continue;
+        }
+        size_t space = strspn(text, " "), word = strcspn(text + space, " \n");
+        if (at > indent && at + space + word > HELP_WIDTH) {
+            printf("\n%*s", (int)indent, "");
+            at = indent;
+            text += space; /* no spaces at the start of a line */
+            space = 0;
+        }
+        printf("%.*s", (int)(space + word), text);
+        at += space + word;
+        text += space + word;
+    }
+    printf("\n");
+}
+
 void options_print_help(const char *usage, const char *description, const option_spec *specs,
                         size_t spec_count)
 {
-    printf("usage: %s\n\n%s\n\noptions:\n", usage, description);
+    /* each usage line (they may be given indented) wrapped on its own */
+    for (const char *line = usage; *line;) {
+        line += strspn(line, " ");
+        size_t n = strcspn(line, "\n");
+        char text[512];
+        snprintf(text, sizeof text, "%.*s", (int)n, line);
+        printf("%s", line == usage ? "usage: " : "       ");
+        print_wrapped(text, 7, 11);
+        line += n + (line[n] == '\n');
+    }
+    printf("\n");
+    print_wrapped(description, 0, 0);
+    printf("\noptions:\n");
     for (size_t i = 0; i < spec_count; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", specs[i].name, specs[i].value_name ? " " : "",
                  specs[i].value_name ? specs[i].value_name : "");
-        printf("  %-24s %s\n", left, specs[i].help);
+        if (strlen(left) > 24) { /* the help on the line below */
+            printf("  %s\n%*s", left, 27, "");
+        } else {
+            printf("  %-24s ", left);
+        }
+        print_wrapped(specs[i].help, 27, 27);
+    }
+}
+
+void options_print_examples(const char *const *examples)
+{
+    printf("\nexamples:\n");
+    for (size_t i = 0; examples[i] != NULL; i++) {
+        printf("  ");
+        print_wrapped(examples[i], 2, 6);
     }
 }
 

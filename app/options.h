@@ -49,9 +49,12 @@ size_t options_get_every(const parsed_options *options, const char *name, const 
  * the table. */
 void options_set(parsed_options *options, const char *name, const char *value);
 
-/* Prints "usage" and one line per option. */
+/* Prints "usage", the description and each option with its help, wrapped
+ * to 80 columns. */
 void options_print_help(const char *usage, const char *description, const option_spec *specs,
                         size_t spec_count);
+/* Prints "examples:" and the command lines (NULL-terminated), after the help. */
+void options_print_examples(const char *const *examples);
 
 /* Parses a whole decimal number in [min, max]; false when it is not one. */
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max,

@@ -424,6 +424,11 @@ int command_bench(int argc, char **argv)
                            "memory and a whole read + encode + write run; a JPEG 2000 file\n"
                            "times its decoding instead. Prints megapixels per second.",
                            bench_options, BENCH_OPTION_COUNT);
+        static const char *const examples[] = {
+            "gj2k bench -i photo.ppm                 # transforms, then whole encodes",
+            "gj2k bench -i photo.j2k -threads 4      # a decode from memory",
+            "gj2k bench batch -i photo.ppm -b 16", NULL};
+        options_print_examples(examples);
         options_free(&options);
         return 0;
     }

@@ -720,6 +720,34 @@ static void peers_spellings(void)
     gj2k_image_destroy(image);
 }
 
+/* `gj2k help COMMAND` is COMMAND --help; every help fits 80 columns and
+ * ends with examples (issue 19, item 3). */
+static void help_fits_with_examples(void)
+{
+    const char *commands[] = {"encode", "decode", "info", "bench", "convert", "transcode"};
+    run_result r, own;
+    char args[64];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        snprintf(args, sizeof args, "help %s", commands[i]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+        snprintf(args, sizeof args, "%s --help", commands[i]);
+        run_gj2k(&own, args);
+        CHECK(strcmp(r.out, own.out) == 0);
+        CHECK(strstr(r.out, "\nexamples:\n  gj2k ") != NULL);
+        size_t column = 0, widest = 0;
+        for (const char *c = r.out; *c; c++) {
+            column = *c == '\n' ? 0 : column + 1;
+            widest = column > widest ? column : widest;
+        }
+        CHECK(widest <= 80 || (fprintf(stderr, "%s: %zu columns\n", commands[i], widest), 0));
+    }
+    run_gj2k(&r, "--help");
+    CHECK(strstr(r.out, "help COMMAND") != NULL);
+    run_gj2k(&r, "help frobnicate");
+    CHECK_EQ(r.exit_code, 2);
+}
+
 static const test_case cases[] = {
     {"version", version},
     {"help_for_every_command", help_for_every_command},
@@ -737,5 +765,6 @@ static const test_case cases[] = {
     {"bench_reports_exact", bench_reports_exact},
     {"bench_batch_table", bench_batch_table},
     {"peers_spellings", peers_spellings},
+    {"help_fits_with_examples", help_fits_with_examples},
 };
 TEST_MAIN(cases)
