@@ -11,6 +11,7 @@
 #include "gpu_stage.h"
 #include "interrupt.h"
 #include "options.h"
+#include "standard_streams.h"
 
 static const option_spec decode_options[] = {
     {"-i", "FILE", "input: a JPEG 2000 codestream (.j2k .j2c .jpc) or JP2 file (.jp2 .jpx)"},
@@ -75,6 +76,40 @@ static size_t parse_number_list(const char *text, uint32_t *values, size_t max)
 }
 
 static int decode_parsed(parsed_options *parsed, batch_request **batch);
+
+/* A decode from standard input or to standard output (-i -, -o -): the
+ * whole codestream read, decoded in memory, the image written to the file
+ * or, in `format`, to standard output. */
+static int decode_streams(const char *input, const char *output, gj2k_file_format format,
+                          const gj2k_decode_options *decode, const gj2k_write_options *write,
+                          const held_warnings *held, const held_warnings *held_output)
+{
+    uint8_t *data = NULL, *bytes = NULL;
+    size_t size = 0, count = 0;
+    gj2k_image *image = NULL;
+    gj2k_error error = {0};
+    gj2k_status status = read_path_all(input, &data, &size, &error);
+    if (status == GJ2K_OK)
+        status = gj2k_decode_memory(data, size, decode, &image, &error);
+    free(data);
+    if (status == GJ2K_OK && path_is_standard(output)) {
+        status = gj2k_image_write_memory(image, format, write, &bytes, &count, &error);
+        if (status == GJ2K_OK)
+            status = write_standard_output(bytes, count, &error);
+        free(bytes);
+    } else if (status == GJ2K_OK) {
+        status = gj2k_image_write_file(image, output, write, &error);
+    }
+    gj2k_image_destroy(image);
+    if (status != GJ2K_OK) {
+        report_error("%s: %s", path_is_standard(input) ? "standard input" : input,
+                     error.message);
+        return 1;
+    }
+    print_held_warnings(held);
+    print_held_warnings(held_output);
+    return 0;
+}
 
 int command_decode(int argc, char **argv)
 {
@@ -146,6 +181,9 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
     const char *device = options_get(&options, "--device");
     const char *max_memory = options_get(&options, "--max-memory");
     const char *strip_rows = options_get(&options, "--strip-rows");
+    const char *format_text = options_get(&options, "--format");
+    format_text = format_text ? format_text : options_get(&options, "-OutFor");
+    format_text = format_text ? format_text : options_get(&options, "-O");
     held_warnings held;
     held_warnings_init(&held, input);
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");
@@ -162,8 +200,23 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         report_error("decode: needs -i INPUT and -o OUTPUT (see gj2k decode --help)");
         return EXIT_USAGE;
     }
-    /* The output is checked before anything is decoded. */
-    gj2k_file_format format = gj2k_format_from_path(output);
+    /* The output is checked before anything is decoded; -o - is standard
+       output, in the format --format names. */
+    bool to_standard = *batch == NULL && path_is_standard(output);
+    if (to_standard && format_text == NULL) {
+        report_error("decode: -o - (standard output) needs --format, e.g. --format png");
+        return EXIT_USAGE;
+    }
+    if (to_standard && verbose) {
+        report_error("decode: -v prints to standard output, which -o - takes for the image");
+        return EXIT_USAGE;
+    }
+    gj2k_file_format format = to_standard ? standard_output_format(format_text)
+                                          : gj2k_format_from_path(output);
+    if (to_standard && (split || format == GJ2K_FORMAT_PGX)) {
+        report_error("decode: -o - writes one file: not PGX or -split-pnm");
+        return EXIT_USAGE;
+    }
     if (format == GJ2K_FORMAT_UNKNOWN || !gj2k_format_can_write(format) ||
         format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2) {
         report_error("decode: -o %s: %s", output,
@@ -262,6 +315,9 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         *batch = NULL;
         return status;
     }
+    if (to_standard || (*batch == NULL && path_is_standard(input)))
+        return decode_streams(input, output, format, &decode, &write_options, &held,
+                              &held_output);
     /* the GPU opens while the input is read and parsed */
     device_warm_up warm_up;
     device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input),

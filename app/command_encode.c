@@ -19,13 +19,14 @@
 #include "interrupt.h"
 #include "options.h"
 #include "parallel_pool.h"  /* parallel_thread_count */
+#include "standard_streams.h"
 
 gj2k_status encode_read_input(const encode_request *request, const gj2k_raw_geometry *geometry,
                               gj2k_image **image, gj2k_error *error)
 {
     uint8_t *data;
     size_t size;
-    gj2k_status status = file_read_all(request->input, &data, &size, error);
+    gj2k_status status = read_path_all(request->input, &data, &size, error);
     if (status != GJ2K_OK)
         return status;
     gj2k_file_format format = gj2k_format_from_path(request->input);
@@ -208,6 +209,10 @@ int command_encode(int argc, char **argv)
     gj2k_raw_geometry geometry;
     if (request.raw_geometry != NULL && !parse_raw_geometry(request.raw_geometry, &geometry))
         return EXIT_USAGE;
+    if (request.verbose && path_is_standard(request.output)) {
+        report_error("encode: -v prints to standard output, which -o - takes for the file");
+        return EXIT_USAGE;
+    }
 
     /* the GPU opens while the input is read */
     device_warm_up warm_up;
@@ -249,7 +254,12 @@ int command_encode(int argc, char **argv)
     if (done && request.verbose)
         done = measure(&request, image, data, size, &difference);
     gj2k_write_options write_options = {.temporary = interrupt_temporary};
-    if (done && file_write_whole(request.output, data, size, &write_options, &error) != GJ2K_OK) {
+    if (done && path_is_standard(request.output) &&
+        write_standard_output(data, size, &error) != GJ2K_OK) {
+        report_error("%s", error.message);
+        done = false;
+    } else if (done && !path_is_standard(request.output) &&
+               file_write_whole(request.output, data, size, &write_options, &error) != GJ2K_OK) {
         report_error("%s", error.message);
         done = false;
     }

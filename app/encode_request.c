@@ -257,10 +257,27 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         report_error("encode: needs -i INPUT and -o OUTPUT (see gj2k encode --help)");
         return false;
     }
-    o->format = output_format(request->output, &o->high_throughput);
+    /* -o - is standard output, its format from --format (-OutFor, -O) */
+    const char *format_name = request->output;
+    char standard_name[32];
+    if (strcmp(request->output, "-") == 0) {
+        const char *extension = options_get(parsed, "--format");
+        extension = extension ? extension : options_get(parsed, "-OutFor");
+        extension = extension ? extension : options_get(parsed, "-O");
+        if (extension == NULL) {
+            report_error("encode: -o - (standard output) needs --format j2k, j2c, jpc, jhc, "
+                         "jp2 or jph");
+            return false;
+        }
+        snprintf(standard_name, sizeof standard_name, "-.%s",
+                 extension[0] == '.' ? extension + 1 : extension);
+        format_name = standard_name;
+    }
+    o->format = output_format(format_name, &o->high_throughput);
     if (o->format == GJ2K_FORMAT_UNKNOWN)
-        return bad_value("-o", request->output,
-                         "a .j2k, .j2c, .jpc, .jhc, .jp2 or .jph file name");
+        return bad_value("-o", format_name,
+                         "a .j2k, .j2c, .jpc, .jhc, .jp2 or .jph file name (or -o - --format "
+                         "jp2 ...)");
     o->high_throughput = o->high_throughput || options_has(parsed, "--ht");
     o->ht_refinement = options_has(parsed, "--ht-refine");
 

@@ -73,10 +73,15 @@ bool batch_requested(const parsed_options *parsed)
 
 const char *batch_option_given(const parsed_options *parsed)
 {
+    const char *o = options_get(parsed, "-o");
+    bool standard_output = o != NULL && strcmp(o, "-") == 0;
     for (size_t i = 0; i < batch_option_count; i++) {
         const char *name = batch_option_specs[i].name;
+        bool format = false; /* a format suits -o - (standard output) too */
+        for (size_t k = 0; format_names[k] != NULL; k++)
+            format = format || strcmp(name, format_names[k]) == 0;
         if (strcmp(name, "-quiet") != 0 && strcmp(name, "--quiet") != 0 &&
-            options_has(parsed, name)) /* quiet suits one file too */
+            !(format && standard_output) && options_has(parsed, name)) /* quiet suits one file */
             return name;
     }
     return NULL;

@@ -392,6 +392,35 @@ static void jpeg2000_known_by_signature(void)
     gj2k_image_destroy(image);
 }
 
+/* gj2k in a pipeline (issue 19, item 4): -i - and -o - with --format,
+ * encode into decode, the samples back exactly; -o - without --format, or
+ * with -v (which prints to standard output), refused. */
+static void pipes_through_standard_streams(void)
+{
+    char source[1024], out[1024], command[4096];
+    snprintf(source, sizeof source, "%s/pipe.ppm", test_temp_dir());
+    snprintf(out, sizeof out, "%s/pipe_out.pgm", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 29, 17, 1, 8);
+    REQUIRE(image != NULL);
+    snprintf(command, sizeof command,
+             "'%s' encode -i - -o - --format jp2 <'%s' | '%s' decode -i - -o - --format pgm "
+             ">'%s'", GJ2K_PROGRAM, source, GJ2K_PROGRAM, out);
+    CHECK_EQ(system(command), 0);
+    gj2k_image *back = read_image(out);
+    CHECK(back != NULL && same_samples(image, back));
+    gj2k_image_destroy(back);
+    run_result r;
+    snprintf(command, sizeof command, "encode -i '%s' -o -", source);
+    run_gj2k(&r, command);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "--format") != NULL);
+    snprintf(command, sizeof command, "encode -i '%s' -o - --format j2k -v", source);
+    run_gj2k(&r, command);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK_EQ(r.out[0], '\0');
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"decode_options", decode_options},
     {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
@@ -399,6 +428,7 @@ static const test_case cases[] = {
     {"decode_guesses_sycc_like_the_peers", decode_guesses_sycc_like_the_peers},
     {"decode_streams_within_memory", decode_streams_within_memory},
     {"jpeg2000_known_by_signature", jpeg2000_known_by_signature},
+    {"pipes_through_standard_streams", pipes_through_standard_streams},
 };
 
 TEST_MAIN(cases)
