@@ -39,7 +39,7 @@ builds_on() {
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
            "codec/encode codec/decode codec/transcode" ;;
-    app/bench | app/batch)
+    app/bench | app/batch | app/info)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
            "codec/encode codec/decode codec/transcode app" ;;
