@@ -28,6 +28,20 @@ static void fail(batch_outcome *outcome, const char *path, const char *message)
         snprintf(outcome->message, sizeof outcome->message, "%s: %s", path, message);
 }
 
+/* The end of a --verify: the comparison recorded or, the check having
+ * failed, the output removed, so that it never looks finished. */
+static void verification_done(batch_outcome *outcome, const char *output,
+                              const image_difference *difference)
+{
+    if (outcome->verdict == BATCH_FAILED) {
+        unlink(output);
+        return;
+    }
+    outcome->verified = true;
+    outcome->identical = difference->identical;
+    outcome->psnr = difference->psnr;
+}
+
 /* Whether the encode keeps every coding pass of 5/3: the decoded samples
  * must then be the source's exactly. */
 static bool expects_lossless(const gj2k_encode_options *o)
@@ -60,14 +74,9 @@ static void verify_encoded(const gj2k_image *image, const char *output, bool los
         snprintf(why, sizeof why, "verification: decodes with errors up to %llu, not losslessly",
                  (unsigned long long)difference.max_abs_error);
         fail(outcome, output, why);
-    } else {
-        outcome->verified = true;
-        outcome->identical = difference.identical;
-        outcome->psnr = difference.psnr;
     }
     free(data);
-    if (outcome->verdict == BATCH_FAILED)
-        unlink(output);
+    verification_done(outcome, output, &difference);
 }
 
 void batch_encode_file(void *context, const batch_item *item, unsigned threads,
@@ -137,14 +146,10 @@ static void verify_decoded(const char *input, const char *output, const gj2k_dec
         fail(outcome, output, why);
     } else if (!difference.identical) {
         fail(outcome, output, "verification: the file read back differs from the decoded image");
-    } else {
-        outcome->verified = true;
-        outcome->identical = true;
     }
     gj2k_image_destroy(decoded);
     gj2k_image_destroy(written);
-    if (outcome->verdict == BATCH_FAILED)
-        unlink(output);
+    verification_done(outcome, output, &difference);
 }
 
 void batch_decode_file(void *context, const batch_item *item, unsigned threads,
@@ -216,13 +221,9 @@ void batch_transcode_file(void *context, const batch_item *item, unsigned thread
                !difference.identical) {
         fail(outcome, item->output, "verification: a lossless input did not come out exact");
     } else {
-        outcome->verified = true;
-        outcome->identical = difference.identical;
-        outcome->psnr = difference.psnr;
         outcome->pixels = (uint64_t)(before->x1 - before->x0) * (before->y1 - before->y0);
     }
     gj2k_image_destroy(before);
     gj2k_image_destroy(after);
-    if (outcome->verdict == BATCH_FAILED)
-        unlink(item->output);
+    verification_done(outcome, item->output, &difference);
 }
