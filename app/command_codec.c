@@ -254,8 +254,22 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         decode.use_tile = true;
         decode.tile = (uint32_t)value;
     }
-    if (precision && !options_parse_uint(precision, 1, GJ2K_MAX_PRECISION, &value)) {
-        report_error("decode: -p %s: expected 1..%d bits", precision, GJ2K_MAX_PRECISION);
+    /* opj_decompress's -p NS (scaled) is what gj2k does; NC (clipped) is refused */
+    char bits[16] = "";
+    if (precision) {
+        size_t n = strlen(precision);
+        snprintf(bits, sizeof bits, "%s", precision);
+        if (n > 1 && n < sizeof bits && (bits[n - 1] == 'S' || bits[n - 1] == 's'))
+            bits[n - 1] = '\0';
+        else if (n > 1 && n < sizeof bits && (bits[n - 1] == 'C' || bits[n - 1] == 'c')) {
+            report_error("decode: -p %s: gj2k scales samples to the precision (opj's %.*sS); "
+                         "clipping them is not offered", precision, (int)(n - 1), precision);
+            return EXIT_USAGE;
+        }
+    }
+    if (precision && !options_parse_uint(bits, 1, GJ2K_MAX_PRECISION, &value)) {
+        report_error("decode: -p %s: expected 1..%d bits (S after them: scaled, as always)",
+                     precision, GJ2K_MAX_PRECISION);
         return EXIT_USAGE;
     }
     decode.precision = precision ? (unsigned)value : 0;

@@ -701,12 +701,17 @@ static void peers_spellings(void)
         CHECK(decodes_to(peer, decoded, image) || (fprintf(stderr, "%s\n", spellings[i]), 0));
         remove(peer);
     }
-    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -force-rgb -upsample -H 1", own, decoded);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s' -force-rgb -upsample -H 1 -p 8S", own,
+             decoded);
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     gj2k_image *back = read_image(decoded);
     CHECK(back != NULL && same_samples(image, back));
     gj2k_image_destroy(back);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s.pgm' -p 8C", own, decoded);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "clipping") != NULL);
     const char *refused[] = {"-ROI c=0,U=2", "-TP R", "-GuardBits 2", "-cinema2K 24", "-IMF 2",
                              "-m mct.txt", "-jpip", "-s 2,2"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
