@@ -50,7 +50,7 @@ static const option_spec decode_options[] = {
 static bool needs_one_size(gj2k_file_format format, bool split)
 {
     return (format == GJ2K_FORMAT_PNM && !split) || format == GJ2K_FORMAT_PNG ||
-           format == GJ2K_FORMAT_TIFF || format == GJ2K_FORMAT_BMP;
+           format == GJ2K_FORMAT_TIFF || format == GJ2K_FORMAT_BMP || format == GJ2K_FORMAT_TGA;
 }
 
 /* Parses "a,b,c,..." into at most `max` numbers; returns how many, 0 if malformed. */
@@ -222,7 +222,7 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         report_error("decode: -o %s: %s", output,
                      format == GJ2K_FORMAT_UNKNOWN
                          ? "unknown output format "
-                           "(use .ppm .pgm .pam .png .tif .bmp .pgx .raw .rawl)"
+                           "(use .ppm .pgm .pam .png .tif .bmp .tga .pgx .raw .rawl)"
                      : format == GJ2K_FORMAT_J2K || format == GJ2K_FORMAT_JP2
                          ? "JPEG 2000 output is gj2k encode's (it takes a JPEG 2000 input)"
                          : "this build cannot write that format");

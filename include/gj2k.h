@@ -152,7 +152,8 @@ typedef enum gj2k_file_format {
     GJ2K_FORMAT_RAW,  /* .raw: big-endian samples, planar, geometry given */
     GJ2K_FORMAT_RAWL, /* .rawl: little-endian samples */
     GJ2K_FORMAT_J2K,  /* .j2k .j2c .jpc: a JPEG 2000 codestream */
-    GJ2K_FORMAT_JP2   /* .jp2 .jpx .jpf */
+    GJ2K_FORMAT_JP2,  /* .jp2 .jpx .jpf */
+    GJ2K_FORMAT_TGA   /* .tga: Truevision TGA (8-bit channels) */
 } gj2k_file_format;
 
 /* The format a path's extension names (case-insensitive), or GJ2K_FORMAT_UNKNOWN. */

@@ -32,7 +32,7 @@ gj2k_file_format gj2k_format_from_path(const char *path)
         {"j2k", GJ2K_FORMAT_J2K}, {"j2c", GJ2K_FORMAT_J2K}, {"jpc", GJ2K_FORMAT_J2K},
         {"jp2", GJ2K_FORMAT_JP2}, {"jpx", GJ2K_FORMAT_JP2}, {"jpf", GJ2K_FORMAT_JP2},
         /* HTJ2K (T.814): JPH files are JP2's boxes, .jhc a codestream */
-        {"jph", GJ2K_FORMAT_JP2}, {"jhc", GJ2K_FORMAT_J2K},
+        {"jph", GJ2K_FORMAT_JP2}, {"jhc", GJ2K_FORMAT_J2K}, {"tga", GJ2K_FORMAT_TGA},
     };
     const char *extension = path_extension(path);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -70,6 +70,7 @@ const char *gj2k_format_name(gj2k_file_format format)
     case GJ2K_FORMAT_RAWL: return "RAWL";
     case GJ2K_FORMAT_J2K: return "J2K";
     case GJ2K_FORMAT_JP2: return "JP2";
+    case GJ2K_FORMAT_TGA: return "TGA";
     case GJ2K_FORMAT_UNKNOWN: break;
     }
     return "unknown";
@@ -81,6 +82,7 @@ bool gj2k_format_can_read(gj2k_file_format format)
     case GJ2K_FORMAT_PNM:
     case GJ2K_FORMAT_PGX:
     case GJ2K_FORMAT_BMP:
+    case GJ2K_FORMAT_TGA:
     case GJ2K_FORMAT_RAW:
     case GJ2K_FORMAT_RAWL: return true;
 #ifdef GJ2K_HAVE_PNG
@@ -145,6 +147,7 @@ gj2k_status gj2k_image_read_memory(const uint8_t *data, size_t size, gj2k_file_f
     case GJ2K_FORMAT_PNM: return pnm_read(data, size, options, out, error);
     case GJ2K_FORMAT_PGX: return pgx_read(data, size, options, out, error);
     case GJ2K_FORMAT_BMP: return bmp_read(data, size, options, out, error);
+    case GJ2K_FORMAT_TGA: return tga_read(data, size, options, out, error);
     case GJ2K_FORMAT_RAW: return raw_read(data, size, true, options, out, error);
     case GJ2K_FORMAT_RAWL: return raw_read(data, size, false, options, out, error);
 #ifdef GJ2K_HAVE_PNG
@@ -237,6 +240,7 @@ gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format fo
     case GJ2K_FORMAT_PNM: status = pnm_write(image, options, &buffer, error); break;
     case GJ2K_FORMAT_PGX: status = pgx_write_component(image, 0, options, &buffer, error); break;
     case GJ2K_FORMAT_BMP: status = bmp_write(image, options, &buffer, error); break;
+    case GJ2K_FORMAT_TGA: status = tga_write(image, options, &buffer, error); break;
     case GJ2K_FORMAT_RAW: status = raw_write(image, true, options, &buffer, error); break;
     case GJ2K_FORMAT_RAWL: status = raw_write(image, false, options, &buffer, error); break;
 #ifdef GJ2K_HAVE_PNG
@@ -301,7 +305,7 @@ gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
     if (format == GJ2K_FORMAT_UNKNOWN)
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,
                          "%s: unknown output format (use .png .tif .pgm .ppm .pam .pgx .bmp "
-                         ".raw .rawl)", path);
+                         ".tga .raw .rawl)", path);
     if (!gj2k_format_can_write(format))
         return explain_unavailable(format, error);
 

@@ -43,6 +43,10 @@ gj2k_status pgx_write_component(const gj2k_image *image, uint32_t component,
                                 const gj2k_write_options *options, byte_buffer *out,
                                 gj2k_error *error);
 
+gj2k_status tga_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
+                     gj2k_image **out, gj2k_error *error);
+gj2k_status tga_write(const gj2k_image *image, const gj2k_write_options *options,
+                      byte_buffer *out, gj2k_error *error);
 gj2k_status bmp_read(const uint8_t *data, size_t size, const gj2k_read_options *options,
                      gj2k_image **out, gj2k_error *error);
 gj2k_status bmp_write(const gj2k_image *image, const gj2k_write_options *options,

@@ -11,7 +11,7 @@
 
 /* What a directory's files must be to be encoded: the image formats. */
 static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "png",
-                                            "tif", "tiff", "bmp", NULL};
+                                            "tif", "tiff", "bmp", "tga", NULL};
 /* And to be decoded. */
 static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
                                             NULL};

@@ -221,6 +221,7 @@ int main(int argc, char **argv)
     }
     static const struct { const char *name; gj2k_file_format format; } formats[] = {
         {"pnm", GJ2K_FORMAT_PNM}, {"pgx", GJ2K_FORMAT_PGX}, {"bmp", GJ2K_FORMAT_BMP},
+        {"tga", GJ2K_FORMAT_TGA},
         {"png", GJ2K_FORMAT_PNG}, {"tiff", GJ2K_FORMAT_TIFF}, {"raw", GJ2K_FORMAT_RAW},
         {"rawl", GJ2K_FORMAT_RAWL},
     };

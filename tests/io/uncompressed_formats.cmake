@@ -1,4 +1,4 @@
-# The uncompressed image formats: one program per format (PNM, PGX, BMP, raw)
+# The uncompressed image formats: one program per format (PNM, PGX, BMP, TGA, raw)
 # and one for what spans them (writers' choices, the shared photographs, files
 # on disk, damaged and oversized input). Helpers: io_test_support.c.
 set(GJ2K_IO_TEST_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/io_test_support.c)
@@ -24,6 +24,14 @@ gj2k_add_test_program(test_bmp
     bmp_palette_files
     bmp_direct_colour_files
     bmp_v5_embedded_profile
+)
+
+gj2k_add_test_program(test_tga
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_tga.c ${GJ2K_IO_TEST_SUPPORT}
+  CASES
+    tga_random_round_trips
+    tga_hand_made_files
+    tga_damaged_files
 )
 
 gj2k_add_test_program(test_raw
