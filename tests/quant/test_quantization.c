@@ -252,7 +252,6 @@ static void test_forward_with_fractions(void)
     for (int i = 0; i < N; i++)
         a[i] = random_coefficient(-12, 24);
     a[0] = NAN, a[1] = INFINITY, a[2] = -INFINITY, a[3] = 0.0f, a[4] = -0.0f;
-    a[5] = 3.5f * delta, a[6] = -2.75f * delta;
     memset(f, 0xA5, sizeof f); /* poisoned */
     quant_forward_with_fractions(a, q, f, N, delta);
     quant_forward(a, plain, N, delta);
@@ -278,7 +277,10 @@ static void test_forward_with_fractions(void)
             return;
         }
     }
-    CHECK(f[5] == 128 && q[5] == 3 && q[6] == -2 && f[6] == 192);
+    /* exact quotients with a power-of-two step: 3.5 and -2.75 */
+    const float exact[2] = {1.75f, -1.375f};
+    quant_forward_with_fractions(exact, q, f, 2, 0.5f);
+    CHECK(q[0] == 3 && f[0] == 128 && q[1] == -2 && f[1] == 192);
 }
 
 static const test_case cases[] = {
