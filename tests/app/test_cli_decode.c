@@ -421,6 +421,44 @@ static void pipes_through_standard_streams(void)
     gj2k_image_destroy(image);
 }
 
+/* One message for a missing GPU (issue 19, item 4): --device gpu without
+ * one fails, in encode and decode alike, with the reason --version gives. */
+static void no_gpu_one_message(void)
+{
+    run_result r;
+    run_gj2k(&r, "--version");
+    REQUIRE(r.exit_code == 0);
+    const char *none = strstr(r.out, "GPU: none (");
+    const char *unbuilt = strstr(r.out, "CUDA: not built (");
+    if (none == NULL && unbuilt == NULL) {
+        test_skip("a GPU is here: nothing missing to report");
+        return;
+    }
+    const char *open = strchr(none ? none : unbuilt, '(');
+    const char *close = strchr(open, ')');
+    REQUIRE(close != NULL);
+    char expected[512];
+    snprintf(expected, sizeof expected, "no usable GPU %.*s", (int)(close - open + 1), open);
+    char source[1024], encoded[1024], args[4096];
+    snprintf(source, sizeof source, "%s/gpu.ppm", test_temp_dir());
+    snprintf(encoded, sizeof encoded, "%s/gpu.j2k", test_temp_dir());
+    gj2k_image *image = write_test_image(source, 16, 16, 3, 8);
+    REQUIRE(image != NULL);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' --device gpu", source, encoded);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, expected) != NULL || (fprintf(stderr, "%s", r.err), 0));
+    CHECK(!file_exists(encoded));
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s'", source, encoded);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    snprintf(args, sizeof args, "decode -i '%s' -o '%s.ppm' --device gpu", encoded, encoded);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, expected) != NULL || (fprintf(stderr, "%s", r.err), 0));
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"decode_options", decode_options},
     {"decode_incomplete_needs_allow_partial", decode_incomplete_needs_allow_partial},
@@ -429,6 +467,7 @@ static const test_case cases[] = {
     {"decode_streams_within_memory", decode_streams_within_memory},
     {"jpeg2000_known_by_signature", jpeg2000_known_by_signature},
     {"pipes_through_standard_streams", pipes_through_standard_streams},
+    {"no_gpu_one_message", no_gpu_one_message},
 };
 
 TEST_MAIN(cases)
