@@ -4,7 +4,6 @@
 
 #include "error.h"
 #include "gj2k.h"
-#include "gpu_stage.h"
 
 void gj2k_device_probe(gj2k_device_info *info)
 {
@@ -16,12 +15,5 @@ gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *error)
 {
     if (milliseconds != NULL)
         *milliseconds = 0.0;
-    return gpu_unavailable(error);
-}
-
-gj2k_status gpu_unavailable(gj2k_error *error)
-{
-    gj2k_device_info info;
-    gj2k_device_probe(&info);
-    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU (%s)", info.detail);
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }

@@ -98,13 +98,8 @@ typedef struct gpu_inverse_plane {
 gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, uint64_t auto_min_samples,
                            gpu_stage **out, gj2k_error *error);
 
-/* GJ2K_ERROR_DEVICE with the one message for a missing GPU, whoever finds
- * it missing: "no usable GPU (WHY)", WHY being gj2k_device_probe's detail
- * (the words `gj2k --version` prints). device_probe*.c. */
-gj2k_status gpu_unavailable(gj2k_error *error);
-
 /* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this
- * build has no CUDA; the message says why (gpu_unavailable). */
+ * build has no CUDA; the message says why. */
 gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);
 void gpu_stage_destroy(gpu_stage *stage);
 /* Whether a tile whose largest tile-component has `largest_area` samples

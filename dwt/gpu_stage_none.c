@@ -6,7 +6,7 @@
 gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
 {
     *out = NULL;
-    return gpu_unavailable(error);
+    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }
 
 void gpu_stage_destroy(gpu_stage *stage) { (void)stage; }

@@ -10,8 +10,14 @@ gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, uint64_t auto_m
     switch (device) {
     case GJ2K_DEVICE_CPU:
         return GJ2K_OK;
-    case GJ2K_DEVICE_GPU:
-        return gpu_stage_create(out, error);
+    case GJ2K_DEVICE_GPU: {
+        gj2k_status status = gpu_stage_create(out, error);
+        gj2k_device_info info;
+        if (status == GJ2K_ERROR_DEVICE && (gj2k_device_probe(&info), info.device_count == 0))
+            /* one message for a missing GPU, in the words `gj2k --version` prints */
+            return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU (%s)", info.detail);
+        return status;
+    }
     case GJ2K_DEVICE_AUTO: {
         if (samples < auto_min_samples)
             return GJ2K_OK;

@@ -8,7 +8,6 @@
 
 extern "C" {
 #include "error.h"
-#include "gpu_stage.h"
 }
 #include "gj2k.h"
 
@@ -31,19 +30,10 @@ extern "C" gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *err
         *milliseconds = (seconds_now() - start) * 1e3;
     if (status != cudaSuccess || count == 0) {
         cudaGetLastError();
-        return gpu_unavailable(error);
+        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU: %s",
+                         status != cudaSuccess ? cudaGetErrorString(status) : "none found");
     }
     return GJ2K_OK;
-}
-
-extern "C" gj2k_status gpu_unavailable(gj2k_error *error)
-{
-    gj2k_device_info info;
-    gj2k_device_probe(&info);
-    if (info.device_count > 0) /* there is one, but it would not open */
-        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU (%.200s could not be opened)",
-                         info.device_name);
-    return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU (%s)", info.detail);
 }
 
 extern "C" void gj2k_device_probe(gj2k_device_info *info)

@@ -264,10 +264,8 @@ extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
     *out = nullptr;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        cudaGetLastError();
-        return gpu_unavailable(error);
-    }
+    if (e != cudaSuccess || count == 0)
+        return device_fail(error, e != cudaSuccess ? e : cudaErrorNoDevice, "no usable GPU");
     gpu_stage *g = (gpu_stage *)std::calloc(1, sizeof *g);
     if (g == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
