@@ -60,19 +60,24 @@ void print_held_warnings(const held_warnings *held)
         fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
 }
 
-void print_json_string(const char *text, size_t size, bool latin1)
+void write_json_string(FILE *out, const char *text, size_t size, bool latin1)
 {
-    putchar('"');
+    fputc('"', out);
     for (size_t i = 0; i < size; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
+            fprintf(out, "\\%c", c);
         else if (c < 0x20 || (latin1 && c >= 0x7f))
-            printf("\\u%04x", c);
+            fprintf(out, "\\u%04x", c);
         else
-            putchar(c);
+            fputc(c, out);
     }
-    putchar('"');
+    fputc('"', out);
+}
+
+void print_json_string(const char *text, size_t size, bool latin1)
+{
+    write_json_string(stdout, text, size, latin1);
 }
 
 static long find_spec(const option_spec *specs, size_t count, const char *name)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct option_spec {
     const char *name;       /* as typed, e.g. "-i" or "--force-rgb" */
@@ -109,6 +110,8 @@ void print_held_warnings(const held_warnings *held);
  * text (file names) passes through; `latin1` text (COM, Annex A.9.2) has
  * its bytes from 0x7f up written as \u00XX. */
 void print_json_string(const char *text, size_t size, bool latin1);
+/* The same to `out`. */
+void write_json_string(FILE *out, const char *text, size_t size, bool latin1);
 
 enum { EXIT_USAGE = 2 };
 

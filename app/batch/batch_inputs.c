@@ -9,15 +9,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static char *copy_string(const char *text)
-{
-    size_t n = strlen(text) + 1;
-    char *copy = malloc(n);
-    if (copy != NULL)
-        memcpy(copy, text, n);
-    return copy;
-}
-
 static char *join_path(const char *directory, const char *name)
 {
     size_t a = strlen(directory), b = strlen(name);
@@ -87,7 +78,7 @@ bool batch_parse_shard(const char *text, unsigned *index, unsigned *count)
 
 bool batch_make_parent_directories(const char *path)
 {
-    char *copy = copy_string(path);
+    char *copy = strdup(path);
     if (copy == NULL)
         return false;
     char *last = strrchr(copy, '/');
@@ -128,8 +119,8 @@ static bool add_item(batch_list *list, const char *input, const char *relative)
         list->capacity = capacity;
     }
     batch_item *item = &list->items[list->count];
-    item->input = copy_string(input);
-    item->relative = copy_string(relative);
+    item->input = strdup(input);
+    item->relative = strdup(relative);
     item->output = NULL;
     if (item->input == NULL || item->relative == NULL) {
         free(item->input);
@@ -158,7 +149,7 @@ static bool walk(const batch_sources *s, const char *directory, const char *rela
         if (name[0] == '.')
             continue; /* ., .., hidden files and gj2k's own temporaries */
         char *path = join_path(directory, name);
-        char *below = relative[0] ? join_path(relative, name) : copy_string(name);
+        char *below = relative[0] ? join_path(relative, name) : strdup(name);
         struct stat link, info;
         if (path == NULL || below == NULL) {
             snprintf(why, why_size, "out of memory listing %s", directory);

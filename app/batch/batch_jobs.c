@@ -124,32 +124,34 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     gj2k_image_destroy(image);
 }
 
-/* --verify of a decode: the written image read back and compared with a
- * fresh decode of the input; a failure removes the output. Outputs of
- * several files (PGX, split PNM) are not read back. */
-static void verify_decoded(const char *input, const char *output, const gj2k_decode_options *d,
-                           const gj2k_write_options *w, batch_outcome *outcome)
+/* --verify of a decode: the image decoded once, written, and the file
+ * read back and compared with it; a failure removes the output. */
+static gj2k_status decode_and_verify(const batch_item *item, const gj2k_decode_options *decode,
+                                     const gj2k_write_options *write, batch_outcome *outcome,
+                                     gj2k_error *error)
 {
-    if (w->split_components || gj2k_format_from_path(output) == GJ2K_FORMAT_PGX)
-        return;
-    gj2k_decode_options again = *d;
-    again.report = NULL;
     gj2k_image *decoded = NULL, *written = NULL;
-    gj2k_error error = {0};
+    gj2k_status status = gj2k_decode_file(item->input, decode, &decoded, error);
+    if (status == GJ2K_OK)
+        status = gj2k_image_write_file(decoded, item->output, write, error);
+    if (status != GJ2K_OK) {
+        gj2k_image_destroy(decoded);
+        return status;
+    }
+    outcome->verdict = BATCH_DONE;
     char why[256];
     image_difference difference = {0};
-    if (gj2k_decode_file(input, &again, &decoded, &error) != GJ2K_OK) {
-        fail(outcome, input, error.message);
-    } else if (gj2k_image_read_file(output, NULL, &written, &error) != GJ2K_OK) {
-        fail(outcome, output, error.message);
-    } else if (!image_compare(decoded, written, &difference, why, sizeof why)) {
-        fail(outcome, output, why);
-    } else if (!difference.identical) {
-        fail(outcome, output, "verification: the file read back differs from the decoded image");
-    }
+    if (gj2k_image_read_file(item->output, NULL, &written, error) != GJ2K_OK)
+        fail(outcome, item->output, error->message);
+    else if (!image_compare(decoded, written, &difference, why, sizeof why))
+        fail(outcome, item->output, why);
+    else if (!difference.identical)
+        fail(outcome, item->output,
+             "verification: the file read back differs from the decoded image");
     gj2k_image_destroy(decoded);
     gj2k_image_destroy(written);
-    verification_done(outcome, output, &difference);
+    verification_done(outcome, item->output, &difference);
+    return GJ2K_OK;
 }
 
 void batch_decode_file(void *context, const batch_item *item, unsigned threads,
@@ -168,19 +170,24 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     write.temporary = interrupt_temporary;
     outcome->bytes_in = file_size(item->input);
     gj2k_error error = {0};
-    if (gj2k_decode_to_file(item->input, item->output, &decode, &write, &error) != GJ2K_OK) {
+    /* outputs of several files (PGX, split PNM) are not read back */
+    bool verify = job->verify && !write.split_components &&
+                  gj2k_format_from_path(item->output) != GJ2K_FORMAT_PGX;
+    gj2k_status status = verify ? decode_and_verify(item, &decode, &write, outcome, &error)
+                                : gj2k_decode_to_file(item->input, item->output, &decode, &write,
+                                                      &error);
+    if (status != GJ2K_OK) {
         fail(outcome, item->input, error.message);
         return;
     }
-    outcome->verdict = BATCH_DONE;
+    if (!verify)
+        outcome->verdict = BATCH_DONE;
     outcome->bytes_out = file_size(item->output);
     outcome->pixels = (uint64_t)report.width * report.height;
     const double stages[] = {report.read_ms, report.tier2_ms, report.tier1_ms,
                              report.transform_ms, report.copies_ms, report.write_ms};
     memcpy(outcome->stage_ms, stages, sizeof stages);
     outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
-    if (job->verify)
-        verify_decoded(item->input, item->output, &decode, &write, outcome);
 }
 
 void batch_transcode_file(void *context, const batch_item *item, unsigned threads,

@@ -126,15 +126,14 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         report_error("%s: -o and an output directory (-a, -out_dir) both given", command);
         return false;
     }
-    if (o != NULL) {
-        if (!is_directory(o) && mkdir(o, 0777) != 0) {
-            report_error("%s: -o %s: with several inputs the output is a directory, and this "
-                         "cannot be made one", command, o);
-            return false;
-        }
+    if (o != NULL)
         s->out_dir = o;
-    } else if (s->out_dir != NULL && !is_directory(s->out_dir) && mkdir(s->out_dir, 0777) != 0) {
-        report_error("%s: output directory %s cannot be made", command, s->out_dir);
+    /* made as the outputs are written (batch_make_parent_directories), so a
+       usage error leaves nothing behind; an existing file cannot be one */
+    struct stat info;
+    if (s->out_dir != NULL && stat(s->out_dir, &info) == 0 && !S_ISDIR(info.st_mode)) {
+        report_error("%s: %s: with several inputs the output is a directory, and this is a file",
+                     command, s->out_dir);
         return false;
     }
     const char *format = first_of(parsed, format_names);

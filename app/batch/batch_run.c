@@ -4,7 +4,6 @@
 #include "batch_run.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -27,8 +26,7 @@ typedef struct batch_state {
     FILE *report;
     bool report_failed;
     bool progress;
-    pthread_mutex_t lock;
-    size_t next;          /* the next item to take */
+    pthread_mutex_t lock; /* over what follows */
     size_t done, failed, skipped, on_gpu;
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
@@ -38,16 +36,7 @@ typedef struct batch_state {
 /* A JSON string literal of `text` (UTF-8 passes through). */
 static void json_string(FILE *out, const char *text)
 {
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
+    write_json_string(out, text, strlen(text), false);
 }
 
 static void write_report_line(batch_state *s, const batch_item *item, const batch_outcome *o)
@@ -105,8 +94,13 @@ static bool same_file(const char *input, const char *output)
            a.st_ino == b.st_ino;
 }
 
-static void code_item(batch_state *s, const batch_item *item)
+/* A parallel_body: codes item `index` (a failure is the file's, and the
+ * loop goes on). */
+static gj2k_status code_item(void *context, size_t index, unsigned worker)
 {
+    (void)worker;
+    batch_state *s = context;
+    const batch_item *item = &s->list->items[index];
     batch_outcome outcome = {0};
     struct stat info;
     double start = now_seconds();
@@ -146,19 +140,7 @@ static void code_item(batch_state *s, const batch_item *item)
         write_report_line(s, item, &outcome);
     show_progress(s, false);
     pthread_mutex_unlock(&s->lock);
-}
-
-static void *worker(void *argument)
-{
-    batch_state *s = argument;
-    for (;;) {
-        pthread_mutex_lock(&s->lock);
-        size_t index = s->next < s->list->count ? s->next++ : SIZE_MAX;
-        pthread_mutex_unlock(&s->lock);
-        if (index == SIZE_MAX)
-            return NULL;
-        code_item(s, &s->list->items[index]);
-    }
+    return GJ2K_OK;
 }
 
 static void print_summary(const batch_state *s, double seconds)
@@ -207,18 +189,19 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             return 1;
         }
     }
+    /* files `jobs` at once on a worker pool, each taking the next file left */
+    parallel_pool *pool = NULL;
+    gj2k_error error = {0};
+    if (parallel_pool_create((unsigned)jobs, &pool, &error) != GJ2K_OK) {
+        report_error("%s: %s", settings->command, error.message);
+        if (s.report != NULL)
+            fclose(s.report);
+        return 1;
+    }
     pthread_mutex_init(&s.lock, NULL);
     s.start = now_seconds();
-    pthread_t *threads = calloc(jobs, sizeof *threads);
-    size_t started = 0;
-    for (; threads != NULL && started < jobs; started++)
-        if (pthread_create(&threads[started], NULL, worker, &s) != 0)
-            break;
-    if (started == 0) /* no thread at all: this one does the work */
-        worker(&s);
-    for (size_t i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    free(threads);
+    parallel_for(pool, list->count, code_item, &s);
+    parallel_pool_destroy(pool);
     double seconds = now_seconds() - s.start;
     show_progress(&s, true);
     if (!settings->quiet)
