@@ -181,9 +181,7 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
     const char *device = options_get(&options, "--device");
     const char *max_memory = options_get(&options, "--max-memory");
     const char *strip_rows = options_get(&options, "--strip-rows");
-    const char *format_text = options_get(&options, "--format");
-    format_text = format_text ? format_text : options_get(&options, "-OutFor");
-    format_text = format_text ? format_text : options_get(&options, "-O");
+    const char *format_text = options_get(&options, "-OutFor"); /* or --format, -O */
     held_warnings held;
     held_warnings_init(&held, input);
     bool split = options_has(&options, "-split-pnm") || options_has(&options, "--split-pnm");

@@ -261,9 +261,7 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
     const char *format_name = request->output;
     char standard_name[32];
     if (strcmp(request->output, "-") == 0) {
-        const char *extension = options_get(parsed, "--format");
-        extension = extension ? extension : options_get(parsed, "-OutFor");
-        extension = extension ? extension : options_get(parsed, "-O");
+        const char *extension = options_get(parsed, "-OutFor"); /* or --format, -O */
         if (extension == NULL) {
             report_error("encode: -o - (standard output) needs --format j2k, j2c, jpc, jhc, "
                          "jp2 or jph");

@@ -88,15 +88,18 @@ static long find_spec(const option_spec *specs, size_t count, const char *name)
     return -1;
 }
 
-/* The peers' spellings of gj2k's options (opj_compress/opj_decompress 2.5,
- * grk_compress/grk_decompress 10), taken wherever the command has the
- * option they stand for. */
+/* Other spellings of gj2k's options, mostly the peers' (opj_compress and
+ * opj_decompress 2.5, grk_compress and grk_decompress 10), taken wherever
+ * the command has the option they stand for. */
 static const struct {
     const char *spelling, *option;
 } peer_spellings[] = {
     {"-h", "--help"},           {"-H", "-threads"},          {"-num_threads", "-threads"},
     {"-force-rgb", "--force-rgb"}, {"-upsample", "--upsample"}, {"-quiet", "--quiet"},
     {"-in_file", "-i"},         {"-out_file", "-o"},
+    {"-y", "-ImgDir"},          {"-in_dir", "-ImgDir"},      {"-batch_src", "-ImgDir"},
+    {"--format", "-OutFor"},    {"-O", "-OutFor"},           {"-out_fmt", "-OutFor"},
+    {"-a", "--out-dir"},        {"-out_dir", "--out-dir"},
 };
 
 /* The peers' options gj2k does not take, and what to do instead. */

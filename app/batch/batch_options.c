@@ -7,27 +7,20 @@
 #include <sys/stat.h>
 
 const option_spec batch_option_specs[] = {
-    {"-ImgDir", "DIR", "batch: every image of DIR (opj's spelling; -y, -batch_src the same)"},
-    {"-y", "DIR", "batch: the same (Grok's spelling)"},
-    {"-batch_src", "DIR", "batch: the same"},
-    {"-in_dir", "DIR", "batch: the same"},
+    {"-ImgDir", "DIR", "batch: every image of DIR (also -y, -in_dir, -batch_src)"},
     {"--recursive", NULL, "batch: DIR's subdirectories too, the tree kept below the output directory"},
     {"--files-from", "LIST", "batch: the inputs one a line in LIST ('-': standard input)"},
-    {"-OutFor", "EXT", "batch: the outputs' format by extension (e.g. jp2, j2k, png, tif)"},
-    {"--format", "EXT", "batch: the same"},
-    {"-O", "EXT", "batch: the same (Grok's spelling; -out_fmt the same)"},
-    {"-out_fmt", "EXT", "batch: the same"},
-    {"-a", "DIR", "batch: the output directory (Grok's spelling; -out_dir, --out-dir, or -o DIR)"},
-    {"-out_dir", "DIR", "batch: the same"},
-    {"--out-dir", "DIR", "batch: the same"},
+    {"-OutFor", "EXT",
+     "the outputs' format by extension, e.g. jp2, png (a batch, or -o -; also --format, -O, "
+     "-out_fmt)"},
+    {"--out-dir", "DIR", "batch: the output directory (also -a, -out_dir, or -o DIR)"},
     {"--jobs", "N", "batch: files coded at once (default: one a core, each on cores / N threads)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},
     {"--report", "FILE", "batch: one JSON object a file into FILE (JSON Lines)"},
     {"--shard", "K/N", "batch: only shard K of N of the inputs (the same split on every node)"},
-    {"-quiet", NULL, "no progress line and no summary (batch; taken, and quiet, for one file)"},
-    {"--quiet", NULL, "batch: the same"},
+    {"--quiet", NULL, "no progress line and no summary (a batch; also -quiet)"},
 };
 const size_t batch_option_count = sizeof batch_option_specs / sizeof batch_option_specs[0];
 
@@ -48,26 +41,13 @@ static bool is_directory(const char *path)
     return path != NULL && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-static const char *first_of(const parsed_options *parsed, const char *const *names)
-{
-    for (size_t i = 0; names[i] != NULL; i++) {
-        const char *value = options_get(parsed, names[i]);
-        if (value != NULL)
-            return value;
-    }
-    return NULL;
-}
-
-static const char *const directory_names[] = {"-ImgDir", "-y", "-batch_src", "-in_dir", NULL};
-static const char *const format_names[] = {"-OutFor", "--format", "-O", "-out_fmt", NULL};
-static const char *const out_dir_names[] = {"-a", "-out_dir", "--out-dir", NULL};
 
 bool batch_requested(const parsed_options *parsed)
 {
     const char *one;
     size_t inputs = options_get_every(parsed, "-i", &one, 1);
-    return inputs > 1 || first_of(parsed, directory_names) != NULL ||
-           options_has(parsed, "--files-from") || first_of(parsed, out_dir_names) != NULL ||
+    return inputs > 1 || options_has(parsed, "-ImgDir") || options_has(parsed, "--files-from") ||
+           options_has(parsed, "--out-dir") ||
            (inputs == 1 && is_directory(one)) || is_directory(options_get(parsed, "-o"));
 }
 
@@ -77,11 +57,10 @@ const char *batch_option_given(const parsed_options *parsed)
     bool standard_output = o != NULL && strcmp(o, "-") == 0;
     for (size_t i = 0; i < batch_option_count; i++) {
         const char *name = batch_option_specs[i].name;
-        bool format = false; /* a format suits -o - (standard output) too */
-        for (size_t k = 0; format_names[k] != NULL; k++)
-            format = format || strcmp(name, format_names[k]) == 0;
-        if (strcmp(name, "-quiet") != 0 && strcmp(name, "--quiet") != 0 &&
-            !(format && standard_output) && options_has(parsed, name)) /* quiet suits one file */
+        /* quiet suits one file, a format -o - (standard output) */
+        bool single_too = strcmp(name, "--quiet") == 0 ||
+                          (strcmp(name, "-OutFor") == 0 && standard_output);
+        if (!single_too && options_has(parsed, name))
             return name;
     }
     return NULL;
@@ -102,7 +81,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         return false;
     }
     options_get_every(parsed, "-i", request->files, count);
-    s->directory = first_of(parsed, directory_names);
+    s->directory = options_get(parsed, "-ImgDir");
     /* an -i that names a directory is one too */
     size_t files = 0;
     for (size_t i = 0; i < count; i++) {
@@ -120,10 +99,10 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
     s->recursive = options_has(parsed, "--recursive");
     s->files_from = options_get(parsed, "--files-from");
     s->accept = accept;
-    s->out_dir = first_of(parsed, out_dir_names);
+    s->out_dir = options_get(parsed, "--out-dir");
     const char *o = options_get(parsed, "-o");
     if (o != NULL && s->out_dir != NULL) {
-        report_error("%s: -o and an output directory (-a, -out_dir) both given", command);
+        report_error("%s: -o and an output directory (--out-dir, -a) both given", command);
         return false;
     }
     if (o != NULL)
@@ -136,7 +115,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
                      command, s->out_dir);
         return false;
     }
-    const char *format = first_of(parsed, format_names);
+    const char *format = options_get(parsed, "-OutFor");
     if (format == NULL)
         format = default_extension;
     if (format[0] == '.')
@@ -162,7 +141,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
     }
     t->jobs = jobs ? (unsigned)value : 0;
     t->skip_existing = options_has(parsed, "--skip-existing");
-    t->quiet = options_has(parsed, "-quiet") || options_has(parsed, "--quiet");
+    t->quiet = options_has(parsed, "--quiet");
     t->report = options_get(parsed, "--report");
     request->verify = options_has(parsed, "--verify");
     return true;
