@@ -114,16 +114,11 @@ static int decode_streams(const char *input, const char *output, gj2k_file_forma
 int command_decode(int argc, char **argv)
 {
     parsed_options options;
-    size_t spec_count;
-    option_spec *specs = batch_options_with(decode_options, DECODE_OPTION_COUNT, &spec_count);
-    if (specs == NULL) {
-        report_error("decode: out of memory");
-        return 1;
-    }
-    if (!options_parse("decode", argc, argv, specs, spec_count, 0, &options)) {
-        free(specs);
-        return EXIT_USAGE;
-    }
+    option_spec *specs;
+    int refused = batch_options_parse("decode", argc, argv, decode_options, DECODE_OPTION_COUNT,
+                                      &options, &specs);
+    if (refused != 0)
+        return refused;
     if (options_has(&options, "--help")) {
         options_print_help("gj2k decode -i INPUT.{j2k,j2c,jp2} -o OUTPUT [options]\n"
                            "       gj2k decode -i A -i B ... | -ImgDir DIR | --files-from LIST  "
@@ -132,7 +127,7 @@ int command_decode(int argc, char **argv)
                            "options follow opj_decompress. With several inputs, a directory or "
                            "a list, every file is decoded with the same options into the output "
                            "directory, several at once; a failed file is reported and the run "
-                           "goes on (exit status 1 at the end).", specs, spec_count);
+                           "goes on (exit status 1 at the end).", specs, options.spec_count);
         static const char *const examples[] = {
             "gj2k decode -i photo.jp2 -o photo.png",
             "gj2k decode -i big.j2k -o preview.ppm -r 2 -l 1      # a quarter size, one layer",
@@ -154,9 +149,7 @@ int command_decode(int argc, char **argv)
             free(specs);
             return EXIT_USAGE;
         }
-    } else if (batch_option_given(&options) != NULL) {
-        report_error("decode: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
-                     "LIST) or an output directory", batch_option_given(&options));
+    } else if (batch_options_refused(&options, "decode")) {
         options_free(&options);
         free(specs);
         return EXIT_USAGE;

@@ -148,26 +148,18 @@ static bool measure(const encode_request *request, const gj2k_image *image, cons
 int command_encode(int argc, char **argv)
 {
     parsed_options parsed;
-    size_t spec_count;
-    option_spec *specs = batch_options_with(encode_options, encode_option_count, &spec_count);
-    if (specs == NULL) {
-        report_error("encode: out of memory");
-        return 1;
-    }
-    if (!options_parse("encode", argc, argv, specs, spec_count, 0, &parsed)) {
-        free(specs);
-        return EXIT_USAGE;
-    }
+    option_spec *specs;
+    int refused = batch_options_parse("encode", argc, argv, encode_options, encode_option_count,
+                                      &parsed, &specs);
+    if (refused != 0)
+        return refused;
     if (batch_requested(&parsed) && !options_has(&parsed, "--help")) {
         int status = encode_batch(&parsed);
         options_free(&parsed);
         free(specs);
         return status;
     }
-    const char *batch_only = batch_option_given(&parsed);
-    if (batch_only != NULL && !options_has(&parsed, "--help")) {
-        report_error("encode: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
-                     "LIST) or an output directory", batch_only);
+    if (!options_has(&parsed, "--help") && batch_options_refused(&parsed, "encode")) {
         options_free(&parsed);
         free(specs);
         return EXIT_USAGE;
@@ -188,7 +180,7 @@ int command_encode(int argc, char **argv)
             "With several inputs, a directory or a list, every file is encoded with the same\n"
             "options into the output directory, several at once; a failed file is reported\n"
             "and the run goes on (exit status 1 at the end).",
-            specs, spec_count);
+            specs, parsed.spec_count);
         static const char *const examples[] = {
             "gj2k encode -i photo.png -o photo.jp2            # lossless",
             "gj2k encode -i photo.ppm -o photo.j2k -I -r 40,20,10 -v   # lossy, 3 layers",

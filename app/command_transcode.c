@@ -62,24 +62,14 @@ static void print_report(const char *input, const char *output,
 int command_transcode(int argc, char **argv)
 {
     parsed_options parsed;
-    size_t spec_count;
-    option_spec *specs = batch_options_with(transcode_options, TRANSCODE_OPTION_COUNT, &spec_count);
-    if (specs == NULL) {
-        report_error("transcode: out of memory");
-        return 1;
-    }
-    if (!options_parse("transcode", argc, argv, specs, spec_count, 0, &parsed)) {
-        free(specs);
-        return EXIT_USAGE;
-    }
+    option_spec *specs;
+    int refused = batch_options_parse("transcode", argc, argv, transcode_options,
+                                      TRANSCODE_OPTION_COUNT, &parsed, &specs);
+    if (refused != 0)
+        return refused;
     if (!options_has(&parsed, "--help") &&
-        (batch_requested(&parsed) || batch_option_given(&parsed) != NULL)) {
-        int status = EXIT_USAGE;
-        if (batch_requested(&parsed))
-            status = transcode_batch(&parsed);
-        else
-            report_error("transcode: %s is for several inputs (-i A -i B, -ImgDir DIR, "
-                         "--files-from LIST) or an output directory", batch_option_given(&parsed));
+        (batch_requested(&parsed) || batch_options_refused(&parsed, "transcode"))) {
+        int status = batch_requested(&parsed) ? transcode_batch(&parsed) : EXIT_USAGE;
         options_free(&parsed);
         free(specs);
         return status;
@@ -101,7 +91,7 @@ int command_transcode(int argc, char **argv)
             "plane in HT (counted with -v); every other block is re-coded exactly.\n"
             "With several inputs, a directory or a list, every file is transcoded into the\n"
             "output directory (.jph unless -OutFor says), several at once.",
-            specs, spec_count);
+            specs, parsed.spec_count);
         static const char *const examples[] = {
             "gj2k transcode -i photo.jp2 -o photo.jph        # Part 1 to HTJ2K",
             "gj2k transcode -i photo.jph -o photo.jp2 -v     # and back",

@@ -18,16 +18,19 @@ int command_transcode(int argc, char **argv);
 
 /* Batch runs, `gj2k encode|decode` over many files (app/batch/). */
 
-/* A command's options followed by the batch options (-ImgDir, -OutFor,
- * --verify, ...), in one malloc'ed table for options_parse; NULL when out
- * of memory. */
-option_spec *batch_options_with(const option_spec *specs, size_t count, size_t *total);
+/* options_parse over a command's options followed by the batch options
+ * (-ImgDir, -OutFor, --verify, ...), in one malloc'ed table kept at *table
+ * (free it after the parsed options). 0, or after one line on stderr the
+ * exit status: 1 out of memory, 2 a usage error. */
+int batch_options_parse(const char *command, int argc, char **argv, const option_spec *specs,
+                         size_t count, parsed_options *parsed, option_spec **table);
 /* Whether the command line asks for a batch: several -i, a directory
  * (-ImgDir, -y, -batch_src, or an -i that is one), --files-from, an output
  * directory option, or an -o that is an existing directory. */
 bool batch_requested(const parsed_options *parsed);
-/* The first batch option given, or NULL: a single-file run refuses them. */
-const char *batch_option_given(const parsed_options *parsed);
+/* Whether a single-file run was given an option of batches only (said in
+ * one line on stderr); --quiet suits one file too, -OutFor one to -o -. */
+bool batch_options_refused(const parsed_options *parsed, const char *command);
 /* `gj2k encode` over many files, the encode options applying to each;
  * returns the exit status. */
 int encode_batch(parsed_options *parsed);

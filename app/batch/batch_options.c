@@ -24,15 +24,22 @@ const option_spec batch_option_specs[] = {
 };
 const size_t batch_option_count = sizeof batch_option_specs / sizeof batch_option_specs[0];
 
-option_spec *batch_options_with(const option_spec *specs, size_t count, size_t *total)
+int batch_options_parse(const char *command, int argc, char **argv, const option_spec *specs,
+                        size_t count, parsed_options *parsed, option_spec **table)
 {
     option_spec *all = malloc((count + batch_option_count) * sizeof *all);
-    if (all == NULL)
-        return NULL;
+    *table = all;
+    if (all == NULL) {
+        report_error("%s: out of memory", command);
+        return 1;
+    }
     memcpy(all, specs, count * sizeof *all);
     memcpy(all + count, batch_option_specs, batch_option_count * sizeof *all);
-    *total = count + batch_option_count;
-    return all;
+    if (options_parse(command, argc, argv, all, count + batch_option_count, 0, parsed))
+        return 0;
+    free(all);
+    *table = NULL;
+    return EXIT_USAGE;
 }
 
 static bool is_directory(const char *path)
@@ -51,7 +58,7 @@ bool batch_requested(const parsed_options *parsed)
            (inputs == 1 && is_directory(one)) || is_directory(options_get(parsed, "-o"));
 }
 
-const char *batch_option_given(const parsed_options *parsed)
+bool batch_options_refused(const parsed_options *parsed, const char *command)
 {
     const char *o = options_get(parsed, "-o");
     bool standard_output = o != NULL && strcmp(o, "-") == 0;
@@ -60,10 +67,13 @@ const char *batch_option_given(const parsed_options *parsed)
         /* quiet suits one file, a format -o - (standard output) */
         bool single_too = strcmp(name, "--quiet") == 0 ||
                           (strcmp(name, "-OutFor") == 0 && standard_output);
-        if (!single_too && options_has(parsed, name))
-            return name;
+        if (!single_too && options_has(parsed, name)) {
+            report_error("%s: %s is for several inputs (-i A -i B, -ImgDir DIR, --files-from "
+                         "LIST) or an output directory", command, name);
+            return true;
+        }
     }
-    return NULL;
+    return false;
 }
 
 bool batch_request_read(const parsed_options *parsed, const char *command,
