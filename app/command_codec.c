@@ -40,6 +40,9 @@ static const option_spec decode_options[] = {
     {"-threads", "N", "threads for Tier-1 (default: every core)"},
     {"--device", "auto|gpu|cpu",
      "where decoding runs (auto, the default: a GPU from 2^25 samples)"},
+    {"--devices", "LIST",
+     "which GPUs: 0, 0,1 or all (also -G, -device_id; default: the first for one file, every "
+     "one for a batch, its files shared out among them)"},
     {"-v", NULL, "describe what was decoded"},
     {"--help", NULL, "this text"},
 };
@@ -172,6 +175,7 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
     const char *components = options_get(&options, "-c"), *precision = options_get(&options, "-p");
     const char *threads = options_get(&options, "-threads");
     const char *device = options_get(&options, "--device");
+    const char *devices = options_get(&options, "--devices");
     const char *max_memory = options_get(&options, "--max-memory");
     const char *strip_rows = options_get(&options, "--strip-rows");
     const char *format_text = options_get(&options, "-OutFor"); /* or --format, -O */
@@ -284,6 +288,14 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
         return EXIT_USAGE;
     }
     decode.device = (gj2k_device)device_index;
+    if (devices != NULL && *batch == NULL) { /* a batch shares them out (decode_batch_run) */
+        unsigned gpus[OPTIONS_MAX_GPUS];
+        size_t count;
+        int status = options_read_devices("decode", devices, device_index, gpus, &count);
+        if (status != 0)
+            return status;
+        decode.gpu = count > 0 ? gpus[0] : 0;
+    }
     if (region) {
         if (parse_number_list(region, numbers, 4) != 4 || numbers[2] <= numbers[0] ||
             numbers[3] <= numbers[1]) {

@@ -44,6 +44,9 @@ const option_spec encode_options[] = {
     {"-threads", "N", "threads (default: every core)"},
     {"--device", "auto|gpu|cpu",
      "where encoding runs (auto, the default: a GPU for images of 2^24 samples or more)"},
+    {"--devices", "LIST",
+     "which GPUs: 0, 0,1 or all (also -G, -device_id; default: the first for one file, every "
+     "one for a batch, its files shared out among them)"},
     {"-v", NULL, "report size, ratio, layers, time and PSNR (decodes the output to measure it)"},
     {"--help", NULL, "this text"},
 };
@@ -395,6 +398,13 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
         if (!options_parse_device(text, &device))
             return bad_value("--device", text, "auto, gpu or cpu");
         o->device = (gj2k_device)device;
+    }
+    if ((text = options_get(parsed, "--devices")) != NULL) { /* a batch shares them out */
+        unsigned gpus[OPTIONS_MAX_GPUS];
+        size_t count;
+        if (options_read_devices("encode", text, o->device, gpus, &count) != 0)
+            return false;
+        o->gpu = count > 0 ? gpus[0] : 0;
     }
     o->irreversible = options_has(parsed, "-I");
     o->use_sop = options_has(parsed, "-SOP");

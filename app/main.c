@@ -39,10 +39,12 @@ static void print_version(void)
         printf("GPU: none (%s)\n", device.detail);
         return;
     }
-    printf("GPU: %s (compute %d.%d, %d multiprocessors, %.1f GiB)%s\n", device.device_name,
+    printf("GPU: %s (compute %d.%d, %d multiprocessors, %.1f GiB)", device.device_name,
            device.compute_major, device.compute_minor, device.multiprocessors,
-           (double)device.global_memory / (1024.0 * 1024.0 * 1024.0),
-           device.device_count > 1 ? " and more" : "");
+           (double)device.global_memory / (1024.0 * 1024.0 * 1024.0));
+    if (device.device_count > 1)
+        printf(", the first of %d GPUs", device.device_count);
+    printf("\n");
 }
 
 static void print_usage(void)

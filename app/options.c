@@ -100,6 +100,7 @@ static const struct {
     {"-y", "-ImgDir"},          {"-in_dir", "-ImgDir"},      {"-batch_src", "-ImgDir"},
     {"--format", "-OutFor"},    {"-O", "-OutFor"},           {"-out_fmt", "-OutFor"},
     {"-a", "--out-dir"},        {"-out_dir", "--out-dir"},
+    {"-G", "--devices"},        {"-device_id", "--devices"},
 };
 
 /* The peers' options gj2k does not take, and what to do instead. */
@@ -324,6 +325,70 @@ bool options_parse_device(const char *text, int *device)
             return true;
         }
     return false;
+}
+
+bool options_parse_devices(const char *text, unsigned gpus[OPTIONS_MAX_GPUS], size_t *count)
+{
+    *count = 0;
+    if (strcmp(text, "all") == 0 || strcmp(text, "-1") == 0)
+        return true;
+    char item[16];
+    for (const char *p = text;; p++) {
+        size_t n = strcspn(p, ",");
+        unsigned long value;
+        if (n == 0 || n >= sizeof item || *count == OPTIONS_MAX_GPUS)
+            return false;
+        memcpy(item, p, n);
+        item[n] = '\0';
+        if (!options_parse_uint(item, 0, 1023, &value))
+            return false;
+        for (size_t i = 0; i < *count; i++)
+            if (gpus[i] == value)
+                return false; /* each once */
+        gpus[(*count)++] = (unsigned)value;
+        p += n;
+        if (*p == '\0')
+            return true;
+    }
+}
+
+int options_read_devices(const char *command, const char *text, int device,
+                         unsigned gpus[OPTIONS_MAX_GPUS], size_t *count)
+{
+    *count = 0;
+    if (text != NULL && !options_parse_devices(text, gpus, count)) {
+        report_error("%s: --devices %s: expected GPU numbers such as 0 or 0,1 (each once), or "
+                     "all", command, text);
+        return EXIT_USAGE;
+    }
+    if (device == GJ2K_DEVICE_CPU) {
+        *count = 0;
+        return 0;
+    }
+    gj2k_device_info info;
+    gj2k_device_probe(&info);
+    unsigned visible = info.device_count > 0 ? (unsigned)info.device_count : 0;
+    if (visible == 0 && device == GJ2K_DEVICE_AUTO) {
+        *count = 0; /* the CPU does it */
+        return 0;
+    }
+    if (visible == 0) {
+        report_error("%s: no usable GPU (%s)", command, info.detail);
+        return 1;
+    }
+    if (*count == 0) {
+        for (unsigned i = 0; i < visible && i < OPTIONS_MAX_GPUS; i++)
+            gpus[i] = i;
+        *count = visible < OPTIONS_MAX_GPUS ? visible : OPTIONS_MAX_GPUS;
+        return 0;
+    }
+    for (size_t i = 0; i < *count; i++)
+        if (gpus[i] >= visible) {
+            report_error("%s: --devices: there is no GPU %u (%u usable: 0 to %u)", command,
+                         gpus[i], visible, visible - 1);
+            return EXIT_USAGE;
+        }
+    return 0;
 }
 
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max,

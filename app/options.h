@@ -77,6 +77,24 @@ bool options_parse_threads(const char *text, unsigned long *threads);
 /* "auto", "gpu" or "cpu" (--device); false for anything else. */
 bool options_parse_device(const char *text, int *device);
 
+/* The most GPUs --devices names. */
+#define OPTIONS_MAX_GPUS 64
+
+/* --devices (Grok's -G, -device_id): GPUs by CUDA's numbers of the visible
+ * ones, "0" or "0,2", each once; "all" or "-1" (Grok's) for every visible
+ * one (*count 0). False for anything else. */
+bool options_parse_devices(const char *text, unsigned gpus[OPTIONS_MAX_GPUS], size_t *count);
+
+/* The GPUs of --devices (`text`, NULL when not given) for --device
+ * `device` (a gj2k_device): parsed and checked against the visible ones,
+ * every visible one when it names none. *count is 0 when no GPU is to be
+ * used: --device cpu, or auto on a machine without one. Returns 0, or an
+ * exit status after one line on stderr: EXIT_USAGE when text is malformed
+ * or names a GPU not there, 1 for --device gpu without a usable GPU (in
+ * the library's words: "no usable GPU (WHY)"). */
+int options_read_devices(const char *command, const char *text, int device,
+                         unsigned gpus[OPTIONS_MAX_GPUS], size_t *count);
+
 /* Prints "gj2k: <message>" as one line to stderr (exit codes: 1 failure, 2 usage). */
 void report_error(const char *format, ...)
 #if defined(__GNUC__)

@@ -94,13 +94,15 @@ typedef struct gpu_inverse_plane {
 /* The --device policy: no stage for cpu, or for auto below
  * `auto_min_samples` samples (GPU_STAGE_AUTO_MIN_*_SAMPLES) or without a
  * usable GPU (*out NULL, GJ2K_OK); gpu fails with GJ2K_ERROR_DEVICE when
- * none opens. */
-gj2k_status gpu_stage_open(gj2k_device device, uint64_t samples, uint64_t auto_min_samples,
-                           gpu_stage **out, gj2k_error *error);
+ * GPU `gpu` does not open. */
+gj2k_status gpu_stage_open(gj2k_device device, unsigned gpu, uint64_t samples,
+                           uint64_t auto_min_samples, gpu_stage **out, gj2k_error *error);
 
-/* Opens the first CUDA device. GJ2K_ERROR_DEVICE when there is none or this
- * build has no CUDA; the message says why. */
-gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error);
+/* Opens CUDA device `device` (the visible ones numbered from 0, as
+ * CUDA_VISIBLE_DEVICES leaves them). GJ2K_ERROR_DEVICE when there is no
+ * such device or this build has no CUDA; the message says why. A stage may
+ * be used from any thread: each call makes its device the thread's own. */
+gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error);
 void gpu_stage_destroy(gpu_stage *stage);
 /* Whether a tile whose largest tile-component has `largest_area` samples
  * fits in the device memory the stage holds or can still get, whole (as the

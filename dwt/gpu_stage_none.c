@@ -3,8 +3,9 @@
 
 #include "error.h"
 
-gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
+gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error)
 {
+    (void)device;
     *out = NULL;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }

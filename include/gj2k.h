@@ -318,6 +318,8 @@ typedef struct gj2k_decode_options {
                                   not its area (on the CPU; the same samples). 0: only tiles
                                   that would not fit max_memory whole, in strips gj2k sizes */
     gj2k_device device;        /* --device: where the inverse transforms run */
+    unsigned gpu;              /* --devices: which GPU, as CUDA numbers the visible ones
+                                  (CUDA_VISIBLE_DEVICES applies); 0: the first */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
     gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
@@ -432,6 +434,8 @@ typedef struct gj2k_encode_options {
     const char *comment;        /* COM text; NULL: "Created by gj2k <version>"; "": none */
     unsigned threads;           /* 0 = every core */
     gj2k_device device;         /* --device: where the forward transforms run */
+    unsigned gpu;               /* --devices: which GPU, as CUDA numbers the visible ones
+                                   (CUDA_VISIBLE_DEVICES applies); 0: the first */
     gj2k_warning_fn warning;
     void *warning_user;
     gj2k_temporary_fn temporary;   /* gj2k_encode_file's temporary file (gj2k_write_options) */

@@ -10,17 +10,23 @@
 # The source: GJ2K_BENCH_PHOTO (an 8-bit RGB PPM of at least 3840x2160, as
 # the GPU machine carries in .bench), else ../shared/images/cinema2k_rgb8.png
 # mirrored out to 3840x2160.
-# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D]
+# On a machine with GPUs, how busy each was during gj2k's batches (NVML's
+# utilization through nvidia-smi: the share of time a kernel ran, sampled
+# every 100 ms); with two or more, gj2k's batch on the first GPU alone too,
+# for the scaling.
+# --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far).
+# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto
+gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
     --mixed) mixed=1; shift ;;
     --runs) runs=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --no-openjpeg) openjpeg=0; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
 done
@@ -57,9 +63,27 @@ timed() { local out=$1; shift; local b='' s t i
   done; echo "$b"; }
 loop_encode() { for f in photos/*.ppm; do "$gj2k" encode -i "$f" -o "loop/$(basename "${f%.ppm}").j2k" --device "$device"; done; }
 loop_decode() { for f in batch/*.j2k; do "$gj2k" decode -i "$f" -o "loopd/$(basename "${f%.j2k}").ppm" --device "$device"; done; }
-declare -A t
-t[g_e]=$(timed batch "$gj2k" encode -ImgDir photos -o batch --device "$device" -quiet)
-t[g_d]=$(timed batchd "$gj2k" decode -ImgDir batch -o batchd -OutFor ppm --device "$device" -quiet)
+declare -A t busy
+gpus=0
+have nvidia-smi && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+# busy NAME COMMAND...: runs the command while nvidia-smi samples every GPU's
+# utilization; busy[NAME] is each GPU's mean over the samples ("0: 85%, 1: 80%").
+sample_busy() { local name=$1; shift
+  if [ "$gpus" = 0 ]; then "$@"; return; fi
+  nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
+    >"busy-$name.csv" 2>/dev/null & local sampler=$!
+  "$@"; local rc=$?
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+  busy[$name]=$(awk -F', *' '{n[$1]++; s[$1]+=$2} END{for (g in n) printf "%s%s: %.0f%%", (k++ ? ", " : ""), g, s[g]/n[g]}' \
+    "busy-$name.csv")
+  return $rc; }
+sample_busy encode eval 't[g_e]=$(timed batch "$gj2k" encode -ImgDir photos -o batch --device "$device" -quiet)'
+sample_busy decode eval 't[g_d]=$(timed batchd "$gj2k" decode -ImgDir batch -o batchd -OutFor ppm --device "$device" -quiet)'
+t[1_e]=– t[1_d]=–
+if [ "$gpus" -ge 2 ]; then # the scaling: the first GPU alone
+  sample_busy encode1 eval 't[1_e]=$(timed batch1 "$gj2k" encode -ImgDir photos -o batch1 --device "$device" --devices 0 -quiet)'
+  sample_busy decode1 eval 't[1_d]=$(timed batchd1 "$gj2k" decode -ImgDir batch -o batchd1 -OutFor ppm --device "$device" --devices 0 -quiet)'
+fi
 t[l_e]=$(timed loop loop_encode)
 t[l_d]=$(timed loopd loop_decode)
 t[k_e]=– t[k_d]=– t[o_e]=– t[o_d]=–
@@ -67,7 +91,7 @@ if have grk_compress; then
   t[k_e]=$(timed grok grk_compress -y photos -a grok -O j2k -H "$cores")
   t[k_d]=$(timed grokd grk_decompress -y grok -a grokd -O ppm -H "$cores")
 fi
-if have opj_compress; then
+if [ $openjpeg = 1 ] && have opj_compress; then
   # opj writes beside its inputs: a copy of the photos, the outputs moved out (in the time)
   cp -r photos opjsrc
   t[o_e]=$(timed opj sh -c "cd opjsrc && opj_compress -ImgDir . -OutFor j2k -threads $cores && mv ./*.j2k ../opj/")
@@ -84,8 +108,22 @@ echo "$cores cores, --device $device, best of $runs; MP/s over the whole batch. 
 echo
 echo "| run | encode ms | encode MP/s | decode ms | decode MP/s | encode vs Grok | decode vs Grok |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for row in "gj2k batch:g" "gj2k one process a file:l" "Grok batch (-y):k" "OpenJPEG batch (-ImgDir):o"; do
+rows=("gj2k batch:g")
+if [ "$gpus" -ge 2 ]; then rows=("gj2k batch, every GPU ($gpus):g" "gj2k batch, GPU 0 alone:1"); fi
+rows+=("gj2k one process a file:l" "Grok batch (-y):k" "OpenJPEG batch (-ImgDir):o")
+for row in "${rows[@]}"; do
   name=${row%%:*} k=${row##*:}
   echo "| $name | ${t[${k}_e]} | $(rate "${t[${k}_e]}") | ${t[${k}_d]} | $(rate "${t[${k}_d]}") |" \
        "$(ratio "${t[k_e]}" "${t[${k}_e]}") | $(ratio "${t[k_d]}" "${t[${k}_d]}") |"
 done
+if [ "$gpus" -ge 2 ]; then
+  echo
+  echo "Scaling over $gpus GPUs against GPU 0 alone: encode $(ratio "${t[1_e]}" "${t[g_e]}"), decode $(ratio "${t[1_d]}" "${t[g_d]}") (goal >= 1.9x for 2)."
+fi
+if [ "$gpus" -ge 1 ]; then
+  echo
+  echo "GPU busy during gj2k's batch (nvidia-smi utilization, mean of 100 ms samples):"
+  for k in encode decode encode1 decode1; do
+    [ -n "${busy[$k]:-}" ] && echo "- $k: ${busy[$k]}"
+  done
+fi

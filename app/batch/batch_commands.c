@@ -29,6 +29,18 @@ static gj2k_device batch_device(gj2k_device asked)
     return info.cuda_built && info.device_count > 0 ? GJ2K_DEVICE_GPU : GJ2K_DEVICE_AUTO;
 }
 
+/* The GPUs the batch's workers share out (--devices, else every visible
+ * one) into `settings`; 0, or the exit status after a message. */
+static int share_devices(const char *command, batch_request *batch, gj2k_device device,
+                         batch_settings *settings)
+{
+    size_t count = 0;
+    int status = options_read_devices(command, batch->devices, device, batch->gpus, &count);
+    settings->gpus = batch->gpus;
+    settings->num_gpus = status == 0 ? count : 0;
+    return status;
+}
+
 /* The stages of each command's report (batch_jobs.c fills them in this order). */
 static const char *const encode_stages[] = {"open GPU", "transforms", "of them GPU copies",
                                             "Tier-1", "rate control", "Tier-2", NULL};
@@ -81,7 +93,9 @@ int encode_batch(parsed_options *parsed)
         batch.settings.threads = job.request.options.threads;
         job.request.options.device = batch_device(job.request.options.device);
         batch.settings.stage_names = encode_stages;
-        status = run_list(&batch, &batch.settings, batch_encode_file, &job);
+        status = share_devices("encode", &batch, job.request.options.device, &batch.settings);
+        if (status == 0)
+            status = run_list(&batch, &batch.settings, batch_encode_file, &job);
     }
     batch_request_free(&batch);
     return status;
@@ -152,7 +166,9 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
     batch_settings settings = batch->settings;
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;
-    int status = run_list(batch, &settings, batch_decode_file, &job);
+    int status = share_devices("decode", batch, job.decode.device, &settings);
+    if (status == 0)
+        status = run_list(batch, &settings, batch_decode_file, &job);
     decode_batch_cancel(batch);
     return status;
 }

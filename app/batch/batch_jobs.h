@@ -12,7 +12,7 @@
 #include "gj2k.h"
 
 typedef struct batch_encode_job {
-    encode_request request;            /* input, output and threads set per file */
+    encode_request request;            /* input, output, threads and GPU set per file */
     const gj2k_raw_geometry *geometry; /* -F, or NULL */
     bool verify;
 } batch_encode_job;
@@ -23,19 +23,19 @@ typedef struct batch_transcode_job {
 } batch_transcode_job;
 
 typedef struct batch_decode_job {
-    gj2k_decode_options decode;        /* threads and warnings set per file */
+    gj2k_decode_options decode;        /* threads, GPU and warnings set per file */
     gj2k_write_options write;
     bool verify;
 } batch_decode_job;
 
 /* batch_job_fn over a batch_encode_job or a batch_decode_job. */
-void batch_encode_file(void *job, const batch_item *item, unsigned threads,
+void batch_encode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
                        batch_outcome *outcome);
-void batch_decode_file(void *job, const batch_item *item, unsigned threads,
+void batch_decode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
                        batch_outcome *outcome);
 /* ... or a batch_transcode_job: with --verify, both files decoded and
  * compared (a lossless input must come out exact). */
-void batch_transcode_file(void *job, const batch_item *item, unsigned threads,
+void batch_transcode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
                           batch_outcome *outcome);
 
 #endif

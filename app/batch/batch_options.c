@@ -154,6 +154,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
     t->quiet = options_has(parsed, "--quiet");
     t->report = options_get(parsed, "--report");
     request->verify = options_has(parsed, "--verify");
+    request->devices = options_get(parsed, "--devices");
     return true;
 }
 

@@ -24,6 +24,8 @@ struct batch_request {
     char extension[16];  /* the outputs' */
     char example[32];    /* an output name of that extension: the stand-in for -o */
     bool verify;         /* --verify */
+    const char *devices; /* --devices, or NULL */
+    unsigned gpus[OPTIONS_MAX_GPUS]; /* what it resolves to (batch_commands.c) */
 };
 
 /* Reads the batch options; `accept` lists the input extensions of a

@@ -17,6 +17,9 @@
 #include "options.h"
 #include "parallel_pool.h"
 
+/* GPUs the summary counts files for, one by one. */
+#define BATCH_SHOWN_GPUS 16
+
 typedef struct batch_state {
     const batch_list *list;
     const batch_settings *settings;
@@ -28,6 +31,7 @@ typedef struct batch_state {
     bool progress;
     pthread_mutex_t lock; /* over what follows */
     size_t done, failed, skipped, on_gpu;
+    size_t on_each_gpu[BATCH_SHOWN_GPUS]; /* files coded on each of settings->gpus */
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
     double start, last_progress;
@@ -59,6 +63,8 @@ static void write_report_line(batch_state *s, const batch_item *item, const batc
         fprintf(out, ",\"verified\":true,\"identical\":%s", o->identical ? "true" : "false");
     else
         fputs(",\"verified\":false", out);
+    if (o->verdict == BATCH_DONE && o->on_gpu)
+        fprintf(out, ",\"gpu\":%u", o->gpu);
     if (o->verified && !o->identical && isfinite(o->psnr))
         fprintf(out, ",\"psnr\":%.4f", o->psnr);
     fputs("}\n", out);
@@ -98,8 +104,9 @@ static bool same_file(const char *input, const char *output)
  * loop goes on). */
 static gj2k_status code_item(void *context, size_t index, unsigned worker)
 {
-    (void)worker;
     batch_state *s = context;
+    size_t gpu_slot = s->settings->num_gpus ? worker % s->settings->num_gpus : 0;
+    unsigned gpu = s->settings->num_gpus ? s->settings->gpus[gpu_slot] : 0;
     const batch_item *item = &s->list->items[index];
     batch_outcome outcome = {0};
     struct stat info;
@@ -116,7 +123,8 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
         snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
                  item->output, strerror(errno));
     } else {
-        s->job(s->context, item, s->threads_each, &outcome);
+        s->job(s->context, item, s->threads_each, gpu, &outcome);
+        outcome.gpu = gpu;
     }
     outcome.seconds = now_seconds() - start;
     pthread_mutex_lock(&s->lock);
@@ -130,6 +138,8 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
     } else {
         s->done++;
         s->on_gpu += outcome.on_gpu;
+        if (outcome.on_gpu && gpu_slot < BATCH_SHOWN_GPUS)
+            s->on_each_gpu[gpu_slot]++;
         for (unsigned k = 0; k < BATCH_STAGES; k++)
             s->stage_ms[k] += outcome.stage_ms[k];
         s->bytes_in += outcome.bytes_in;
@@ -162,8 +172,12 @@ static void print_summary(const batch_state *s, double seconds)
     if (names == NULL || names[0] == NULL)
         return;
     /* summed over files coded at once: a stage can pass 100% of the run */
-    printf("  %zu of %zu files on a GPU; stages summed over the files, and against the run's "
-           "time:", s->on_gpu, s->done);
+    printf("  %zu of %zu files on a GPU", s->on_gpu, s->done);
+    if (s->settings->num_gpus > 1)
+        for (size_t k = 0; k < s->settings->num_gpus && k < BATCH_SHOWN_GPUS; k++)
+            printf("%s GPU %u: %zu", k ? "," : " (", s->settings->gpus[k], s->on_each_gpu[k]);
+    printf("%s; stages summed over the files, and against the run's time:",
+           s->settings->num_gpus > 1 ? ")" : "");
     for (unsigned k = 0; k < BATCH_STAGES && names[k] != NULL; k++)
         printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);

@@ -31,14 +31,15 @@ typedef struct batch_outcome {
     bool identical;       /* every sample equal */
     double psnr;          /* dB, when not identical */
     double stage_ms[BATCH_STAGES]; /* the library's report, stage by stage (batch_settings) */
-    bool on_gpu;          /* some of its coding ran on a GPU */
+    bool on_gpu;          /* some of its coding ran on a GPU: */
+    unsigned gpu;         /*   that one */
 } batch_outcome;
 
-/* Codes item with `threads` threads (0: the job's default), filling
- * `outcome` (verdict BATCH_DONE or BATCH_FAILED); called from several
- * threads at once. */
+/* Codes item with `threads` threads (0: the job's default) on GPU `gpu`
+ * (when the job uses one), filling `outcome` (verdict BATCH_DONE or
+ * BATCH_FAILED); called from several threads at once. */
 typedef void (*batch_job_fn)(void *context, const batch_item *item, unsigned threads,
-                             batch_outcome *outcome);
+                             unsigned gpu, batch_outcome *outcome);
 
 typedef struct batch_settings {
     const char *command;  /* "encode" or "decode", for the messages */
@@ -50,6 +51,11 @@ typedef struct batch_settings {
     /* What outcome.stage_ms holds, up to BATCH_STAGES names (NULL-terminated):
      * the summary prints each stage's time summed over the files. */
     const char *const *stage_names;
+    /* The GPUs the files are shared out among: worker k codes on
+     * gpus[k % num_gpus], so each GPU has jobs / num_gpus workers feeding
+     * it (num_gpus 0: no GPU; the job's gpu is then 0). */
+    const unsigned *gpus;
+    size_t num_gpus;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or

@@ -241,7 +241,7 @@ int bench_dwt(int argc, char **argv)
     options_free(&options);
     gpu_stage *gpu = NULL;
     gj2k_error error = {0};
-    if (gpu_stage_create(&gpu, &error) != GJ2K_OK) {
+    if (gpu_stage_create(0, &gpu, &error) != GJ2K_OK) {
         printf("gj2k bench dwt: no GPU stage (%s)\n", error.message);
         return 0;
     }

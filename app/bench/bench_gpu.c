@@ -221,7 +221,7 @@ int bench_gpu_stage(const gj2k_image *image, unsigned levels, unsigned repeats)
     gj2k_error error = {0};
     double start = now_seconds();
     gpu_stage *gpu = NULL;
-    if (gpu_stage_create(&gpu, &error) != GJ2K_OK) {
+    if (gpu_stage_create(0, &gpu, &error) != GJ2K_OK) {
         printf("GPU stage: none (%s)\n", error.message);
         return 0;
     }

@@ -479,13 +479,13 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     double opening = now_seconds();
     if (status == GJ2K_OK)
-        status = gpu_stage_open(options->device, image_samples(image),
+        status = gpu_stage_open(options->device, options->gpu, image_samples(image),
                                 GPU_STAGE_AUTO_MIN_DECODE_SAMPLES, &settings.gpu, error);
     reserve_gpu(cs, options->reduce, &settings);
     /* Tier-1 goes to the GPU with the transforms (else, or when it cannot open, the CPU's) */
     gj2k_error unused = {0};
     if (settings.gpu != NULL &&
-        tier1_gpu_create(&settings.tier1_gpu, &unused) != GJ2K_OK)
+        tier1_gpu_create(options->gpu, &settings.tier1_gpu, &unused) != GJ2K_OK)
         settings.tier1_gpu = NULL;
     double tiles = now_seconds();
     gj2k_decode_report report = {0};

@@ -546,7 +546,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         status = parallel_pool_create(run.plan.threads, &run.pool, error);
     double opening = now_seconds();
     if (status == GJ2K_OK)
-        status = gpu_stage_open(options->device, run.plan.total_samples,
+        status = gpu_stage_open(options->device, options->gpu, run.plan.total_samples,
                                 GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES, &run.gpu.stage, error);
     gj2k_error unused = {0};
     /* HT blocks (T.814) go to the GPU when every bit is sent (it codes plane 0
@@ -554,7 +554,7 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     bool ht_choices = (run.plan.cod.coding.code_block_style & TIER1_STYLE_HT) &&
                       encode_plan_ht_choices(&run.plan);
     if (status == GJ2K_OK && run.gpu.stage != NULL && !ht_choices &&
-        tier1_gpu_encoder_create(&run.gpu.tier1, &unused) != GJ2K_OK)
+        tier1_gpu_encoder_create(options->gpu, &run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;
     double phases[GPU_PHASES];

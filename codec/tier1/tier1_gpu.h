@@ -37,8 +37,9 @@ typedef struct tier1_gpu_result {
 
 typedef struct tier1_gpu tier1_gpu;
 
-/* A decoder on the first GPU, its buffers grown as batches need. */
-gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error);
+/* A decoder on GPU `device` (CUDA's numbering of the visible ones), its
+ * buffers grown as batches need. Usable from any thread. */
+gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error);
 void tier1_gpu_destroy(tier1_gpu *gpu);
 /* For benchmarks and tests: how many threads of each warp decode a block
  * each (1..32; the default, 1, measured fastest). */
@@ -137,8 +138,10 @@ typedef struct tier1_gpu_encoded {
 
 typedef struct tier1_gpu_encoder tier1_gpu_encoder;
 
-/* An encoder on the first GPU, its buffers grown as batches need. */
-gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error);
+/* An encoder on GPU `device`, its buffers grown as batches need. Usable
+ * from any thread. */
+gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
+                                     gj2k_error *error);
 void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu);
 /* The room each block's bytes get on the GPU: bytes_per_sample (by default
  * 4) for each of its samples, and TIER1_GPU_ROOM_PER_BLOCK for the

@@ -2,8 +2,9 @@
 #include "error.h"
 #include "tier1_gpu.h"
 
-gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
+gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error)
 {
+    (void)device;
     *out = NULL;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }
@@ -27,8 +28,10 @@ gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, size_t data_si
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }
 
-gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
+gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
+                                     gj2k_error *error)
 {
+    (void)device;
     *out = NULL;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }

@@ -24,6 +24,10 @@ static inline gj2k_status device_fail(gj2k_error *error, cudaError_t e, const ch
         if (gpu_check_e_ != cudaSuccess)                                                       \
             return device_fail(error, gpu_check_e_, what);                                     \
     } while (0)
+/* The calling thread's CUDA calls go to device `device` (a stage or coder
+ * may be used from any of the library's threads, and each thread has its
+ * own current device: CUDA's default is the first). */
+#define GPU_USE_DEVICE(device) GPU_CHECK(cudaSetDevice(device), "cudaSetDevice")
 /* Every launch is checked where it is made. */
 #define GPU_LAUNCHED(what) GPU_CHECK(cudaGetLastError(), what)
 

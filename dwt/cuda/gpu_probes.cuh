@@ -52,6 +52,7 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
                                               gj2k_error *error)
 {
     *probe = gpu_pinned_probe{};
+    GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_bytes(g, bytes, error);
     if (status != GJ2K_OK)
         return status;
@@ -93,6 +94,7 @@ extern "C" gj2k_status gpu_stage_probe_pinned(gpu_stage *g, size_t bytes, gpu_pi
 extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, double *gbps,
                                                 gj2k_error *error)
 {
+    GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_bytes(g, bytes, error);
     if (status != GJ2K_OK)
         return status;
@@ -122,6 +124,7 @@ extern "C" gj2k_status gpu_stage_copy_bandwidth(gpu_stage *g, size_t bytes, doub
 
 extern "C" gj2k_status gpu_stage_poison(gpu_stage *g, gj2k_error *error)
 {
+    GPU_USE_DEVICE(g->device);
     size_t bytes = g->capacity * 4;
     for (int i = 0; i < 3 && bytes > 0; i++) {
         GPU_CHECK(cudaMemsetAsync(g->planes[i], 0xFF, bytes, g->stream), "poison");

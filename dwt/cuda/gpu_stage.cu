@@ -137,6 +137,7 @@ struct gpu_stage {
     double phase_ms[GPU_PHASES];
     int rows;              /* output rows a warp gives in the level kernels; 0: by level */
     int sm_count;
+    int device;            /* the CUDA device (visible ones numbered from 0) */
 };
 
 /* Marks the start and the end of a timed phase on a stream (by default
@@ -190,7 +191,7 @@ extern "C" int gpu_stage_set_rows(gpu_stage *g, int rows)
 }
 
 extern "C" void gpu_stage_take_times(gpu_stage *g, double ms[GPU_PHASES])
-{
+{ /* no CUDA call: the times were read at synchronize */
     for (int i = 0; i < GPU_PHASES; i++) {
         ms[i] = g != nullptr ? g->phase_ms[i] : 0.0;
         if (g != nullptr)
@@ -207,7 +208,8 @@ static size_t bytes_for(size_t elements) { return elements * (8 * 4 + 2); }
 static size_t affordable_capacity(gpu_stage *g)
 {
     size_t free_bytes = 0, total = 0, most = g->capacity;
-    if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) /* 9/10 of free + held: stable */
+    if (cudaSetDevice(g->device) == cudaSuccess &&
+        cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) /* 9/10 of free + held: stable */
         most = (free_bytes + bytes_for(g->capacity)) / 10 * 9 / bytes_for(1);
     else
         cudaGetLastError();
@@ -259,20 +261,25 @@ static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y
 
 #include "gpu_levels.cuh"
 
-extern "C" gj2k_status gpu_stage_create(gpu_stage **out, gj2k_error *error)
+extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error)
 {
     *out = nullptr;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0)
         return device_fail(error, e != cudaSuccess ? e : cudaErrorNoDevice, "no usable GPU");
+    if (device >= (unsigned)count)
+        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU %u: there %s %d usable GPU%s (0 to %d)",
+                         device, count == 1 ? "is" : "are", count, count == 1 ? "" : "s",
+                         count - 1);
     gpu_stage *g = (gpu_stage *)std::calloc(1, sizeof *g);
     if (g == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     g->rows = 0; /* by level (rows_for) */
-    e = cudaSetDevice(0);
+    g->device = (int)device;
+    e = cudaSetDevice(g->device);
     if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, 0);
+        e = cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, g->device);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
     if (e == cudaSuccess)
@@ -297,6 +304,7 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
 {
     if (g == nullptr)
         return;
+    cudaSetDevice(g->device); /* a stage is freed on its own device whatever fails */
     release_buffers(g);
     auto destroy_event = [](cudaEvent_t e) { if (e != nullptr) cudaEventDestroy(e); };
     for (int i = 0; i < 2; i++)
@@ -337,6 +345,7 @@ extern "C" void gpu_stage_set_memory_limit(gpu_stage *g, size_t elements)
         return;
     g->memory_limit = elements;
     if (elements != 0 && g->capacity > elements) { /* smaller buffers from the next call */
+        cudaSetDevice(g->device);
         cudaStreamSynchronize(g->stream);
         cudaStreamSynchronize(g->copies);
         release_buffers(g);
@@ -346,6 +355,7 @@ extern "C" void gpu_stage_set_memory_limit(gpu_stage *g, size_t elements)
 
 extern "C" gj2k_status gpu_stage_reserve(gpu_stage *g, size_t largest_area, gj2k_error *error)
 {
+    GPU_USE_DEVICE(g->device);
     return ensure_capacity(g, largest_area > 0 ? largest_area : 1, error);
 }
 
@@ -523,6 +533,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                                    bool reversible, bool mct, gpu_plane_done_fn done,
                                    void *done_user, gj2k_error *error)
 {
+    GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
     registrations registered = {}; /* the group's uploads, until a plane of it is pending */
@@ -673,6 +684,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                                    bool reversible, bool mct, gpu_plane_wait_fn wait,
                                    void *wait_user, gj2k_error *error)
 {
+    GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
     registrations registered = {}; /* the group's uploads, until a plane of it is pending */

@@ -1,8 +1,8 @@
 /* test_cli_batch.c - `gj2k encode|decode|transcode` over many files (app/batch/):
  * directories and their trees, several -i, lists, a corrupt input reported
  * while the rest are coded, --verify, the JSON Lines report, a killed run
- * resumed with --skip-existing, shards whose union is the whole run, and
- * inputs never overwritten. */
+ * resumed with --skip-existing, shards whose union is the whole run,
+ * inputs never overwritten, and the files shared out among GPUs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +335,76 @@ static void test_transcode_round_trip(void)
     CHECK(same_bytes("p1/b.j2k", "back/b.j2k"));
 }
 
+/* --devices (and Grok's -G): malformed lists refused; with GPUs, the files
+ * shared out among every one (the report names each file's) and coded to
+ * the CPU's bytes; a GPU not there refused by number. Without a GPU, the
+ * option with --device cpu changes nothing. */
+static void test_devices_shared_out(void)
+{
+    const char *t = test_temp_dir();
+    make_directory("many");
+    char name[64];
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "many/m%d.ppm", i);
+        gj2k_image_destroy(image_at(name, 40 + 7 * (unsigned)i, 23 + (unsigned)i, 3));
+    }
+    char args[4 * PATH_SIZE];
+    run_result r;
+    const char *malformed[] = {"--devices 0,0", "--devices x", "-G 1,", "-device_id ,1"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/bad' %s", t, t,
+                 malformed[i]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 2);
+        CHECK(strstr(r.err, "--devices") != NULL || (fprintf(stderr, "%s", r.err), 0));
+    }
+    CHECK(!exists("bad"));
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/cpu' --device cpu --devices 0 "
+             "-quiet", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    gj2k_device_info info;
+    gj2k_device_probe(&info);
+    if (info.device_count <= 0) {
+        test_skip("no GPU: the files cannot be shared out among GPUs here");
+        return;
+    }
+    unsigned count = (unsigned)info.device_count;
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/gpus' -G -1 --jobs %u "
+             "--device gpu --report '%s/gpus.jsonl'", t, t, 2 * count, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    size_t size = 0;
+    uint8_t *report = contents("gpus.jsonl", &size);
+    REQUIRE(report != NULL);
+    char *text = realloc(report, size + 1);
+    REQUIRE(text != NULL);
+    text[size] = '\0';
+    char field[32];
+    for (unsigned g = 0; g < count && g < 2; g++) { /* 2 jobs a GPU: each takes files */
+        snprintf(field, sizeof field, "\"gpu\":%u", g);
+        CHECK(strstr(text, field) != NULL || (fprintf(stderr, "no %s in %s", field, text), 0));
+    }
+    free(text);
+    char a[64], b[64];
+    for (int i = 0; i < 8; i++) {
+        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
+        snprintf(b, sizeof b, "gpus/m%d.j2k", i);
+        CHECK(same_bytes(a, b));
+    }
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/none' --devices %u", t, t,
+             count);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    snprintf(field, sizeof field, "no GPU %u", count);
+    CHECK(strstr(r.err, field) != NULL || (fprintf(stderr, "%s", r.err), 0));
+    snprintf(args, sizeof args, "decode -ImgDir '%s/gpus' -o '%s/back' -OutFor ppm --devices all "
+             "--device gpu --verify -quiet", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+}
+
 static const test_case cases[] = {
     {"directory_round_trip", test_directory_round_trip},
     {"inputs_and_lists", test_inputs_and_lists},
@@ -342,6 +412,7 @@ static const test_case cases[] = {
     {"shards_make_the_whole", test_shards_make_the_whole},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
     {"transcode_round_trip", test_transcode_round_trip},
+    {"devices_shared_out", test_devices_shared_out},
 };
 
 TEST_MAIN(cases)

@@ -4,6 +4,9 @@
 # Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
 #   bash tests/gpu/run.sh quick   builds gj2k and the GPU test only, runs those and `bench dwt`.
 #   bash tests/gpu/run.sh tests   builds everything, runs every test and the sanitizers only.
+#   bash tests/gpu/run.sh batch [COUNT]   builds gj2k and the batch and device tests, runs
+#                                 them, then scripts/bench_batch.sh over COUNT (200) mixed
+#                                 photos against Grok (.peers), on every GPU and on GPU 0.
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -25,6 +28,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[ "${1:-}" = batch ] && targets=(--target gj2k test_gpu_devices test_cli_batch)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -34,6 +38,22 @@ if [ -f .bench/photo4k.ppm ]; then
   [ -f .bench/photo4k_lossy.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20 >/dev/null
   # in tiles of 512x512: 40 tiles, each too small to fill the GPU alone
   [ -f .bench/photo4k_tiles512.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_tiles512.j2k -t 512,512 >/dev/null
+fi
+
+if [ "${1:-}" = batch ]; then
+  step "device and batch tests, then the batch benchmark"
+  build/gpu/gj2k --version | tee "$logs/version.txt"
+  rc=0
+  for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch; do
+    build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  [ -f .peers/env.sh ] && . .peers/env.sh
+  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
+    --count "${2:-200}" --mixed --no-openjpeg 2>&1 | tee "$logs/bench-batch.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  deliver
+  exit "$rc"
 fi
 
 if [ "${1:-}" = quick ]; then

@@ -23,7 +23,7 @@ static gpu_stage *open_gpu(void)
 {
     gpu_stage *gpu = NULL;
     gj2k_error error = {0};
-    if (gpu_stage_create(&gpu, &error) != GJ2K_OK)
+    if (gpu_stage_create(0, &gpu, &error) != GJ2K_OK)
         test_skip(error.message);
     return gpu; /* each case reserves its buffers before poisoning them (case_rect) */
 }

@@ -102,19 +102,21 @@ constexpr unsigned kPlaceThreads = 128;
 struct tier1_gpu_planes {
     int32_t *data = nullptr;
     size_t samples = 0;
+    int device = 0; /* its decoder's */
 };
 
 struct tier1_gpu {
     cudaStream_t stream = nullptr;
+    int device = 0;
     uint64_t decoded = 0; /* blocks run */
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
     Buffer ht; /* the HT decoder's look-up tables, uploaded with the first HT block */
 };
 
-extern "C" gj2k_status tier1_gpu_create(tier1_gpu **out, gj2k_error *error)
+extern "C" gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error)
 {
-    return tier1_cuda::create_coder(out, error);
+    return tier1_cuda::create_coder(device, out, error);
 }
 
 extern "C" void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes)
@@ -275,6 +277,7 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
 {
     if (count == 0)
         return GJ2K_OK;
+    TIER1_USE_DEVICE(gpu->device);
     Batch batch;
     gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, samples,
                                         nullptr, nullptr, 0, results, &batch, error);
@@ -318,6 +321,7 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
 {
     if (count == 0)
         return GJ2K_OK;
+    TIER1_USE_DEVICE(gpu->device);
     Batch batch;
     gj2k_status status = describe_batch(gpu, blocks, count, data_size, num_segments, 0,
                                         placements, sets, num_sets, results, &batch, error);
@@ -368,11 +372,12 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
 extern "C" gj2k_status tier1_gpu_planes_create(tier1_gpu *gpu, size_t samples,
                                                tier1_gpu_planes **out, gj2k_error *error)
 {
-    (void)gpu; /* the planes' memory is the device's; a gpu must exist to use them */
-    *out = nullptr;
+    *out = nullptr; /* on the decoder's device */
+    TIER1_USE_DEVICE(gpu->device);
     tier1_gpu_planes *planes = new (std::nothrow) tier1_gpu_planes;
     if (planes == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    planes->device = gpu->device;
     size_t bytes = (samples ? samples : 1) * sizeof(int32_t);
     cudaError_t e = cudaMalloc(&planes->data, bytes);
     if (e == cudaSuccess)
@@ -390,8 +395,10 @@ extern "C" void tier1_gpu_planes_destroy(tier1_gpu_planes *planes)
 {
     if (planes == nullptr)
         return;
+    cudaSetDevice(planes->device);
     cudaFree(planes->data);
     delete planes;
+    cudaGetLastError();
 }
 
 extern "C" int32_t *tier1_gpu_planes_data(const tier1_gpu_planes *planes)
@@ -407,6 +414,7 @@ static gj2k_status planes_copy(tier1_gpu_planes *planes, size_t offset, size_t c
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "GPU Tier-1: %zu elements at %zu outside planes of %zu", count, offset,
                          planes->samples);
+    TIER1_USE_DEVICE(planes->device);
     size_t bytes = count * sizeof(int32_t);
     int32_t *device = planes->data + offset;
     cudaError_t e = count == 0 ? cudaSuccess

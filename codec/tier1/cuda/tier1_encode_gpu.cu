@@ -130,6 +130,7 @@ __global__ void gather_blocks(const DeviceBlock *blocks, const tier1_gpu_encoded
 
 struct tier1_gpu_encoder {
     cudaStream_t stream = nullptr;
+    int device = 0;
     unsigned room = kDefaultRoom;
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer coefficients, fractions, words, blocks, slots, flags, passes, snapshots, results, data,
@@ -137,9 +138,10 @@ struct tier1_gpu_encoder {
     Buffer ht; /* the HT encoder's CxtVLC tables, uploaded with the first HT block */
 };
 
-extern "C" gj2k_status tier1_gpu_encoder_create(tier1_gpu_encoder **out, gj2k_error *error)
+extern "C" gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
+                                                gj2k_error *error)
 {
-    return tier1_cuda::create_coder(out, error);
+    return tier1_cuda::create_coder(device, out, error);
 }
 
 extern "C" void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu) { tier1_cuda::destroy_coder(gpu); }
@@ -158,6 +160,7 @@ extern "C" gj2k_status tier1_gpu_encoder_input(tier1_gpu_encoder *gpu, size_t sa
                                                bool fractions, int32_t **coefficients,
                                                uint8_t **fraction_bytes, gj2k_error *error)
 {
+    TIER1_USE_DEVICE(gpu->device);
     cudaError_t e = gpu->coefficients.reserve(samples * sizeof(int32_t));
     if (e == cudaSuccess)
         e = gpu->fractions.reserve(fractions ? samples : 0);
@@ -176,6 +179,7 @@ static gj2k_status copy_input(tier1_gpu_encoder *gpu, size_t offset, size_t coun
     if ((offset + count) * sizeof(int32_t) > gpu->coefficients.capacity ||
         (host_fractions != nullptr && offset + count > gpu->fractions.capacity))
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "GPU Tier-1: outside the input");
+    TIER1_USE_DEVICE(gpu->device);
     int32_t *device = gpu->coefficients.as<int32_t>() + offset;
     uint8_t *device_fractions = gpu->fractions.as<uint8_t>() + offset;
     cudaMemcpyKind kind = down ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
@@ -382,6 +386,7 @@ extern "C" gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_
     *data_size = *num_passes = 0;
     if (count == 0)
         return GJ2K_OK;
+    TIER1_USE_DEVICE(gpu->device);
     if (count > UINT32_MAX / 2)
         return gj2k_fail(error, GJ2K_ERROR_LIMIT, "GPU Tier-1: %zu blocks in one batch", count);
     batch_plan plan;

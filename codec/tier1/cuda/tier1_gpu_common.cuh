@@ -90,8 +90,8 @@ struct Buffer {
     ~Buffer() { cudaFree(data); }
 };
 
-/* The first device, or why there is none. */
-inline gj2k_status check_device(gj2k_error *error)
+/* Device `device` (visible ones numbered from 0), or why it is not there. */
+inline gj2k_status check_device(unsigned device, gj2k_error *error)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
@@ -99,20 +99,35 @@ inline gj2k_status check_device(gj2k_error *error)
         return device_fail(error, e, "no device");
     if (count == 0)
         return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU");
+    if (device >= (unsigned)count)
+        return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: no GPU %u (%d usable)", device,
+                         count);
     return GJ2K_OK;
 }
 
-/* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream`) on
- * the first device, with a stream of its own. */
-template <typename Coder> gj2k_status create_coder(Coder **out, gj2k_error *error)
+/* The calling thread's CUDA calls go to the coder's device: a coder may be
+ * used from any of the library's threads, each with a current device of
+ * its own. Returns from a function with `gj2k_error *error` in scope. */
+#define TIER1_USE_DEVICE(device)                                                               \
+    do {                                                                                       \
+        cudaError_t use_device_e_ = cudaSetDevice(device);                                     \
+        if (use_device_e_ != cudaSuccess)                                                      \
+            return tier1_cuda::device_fail(error, use_device_e_, "cudaSetDevice");             \
+    } while (0)
+
+/* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream` and a
+ * `device`) on device `device`, with a stream of its own. */
+template <typename Coder> gj2k_status create_coder(unsigned device, Coder **out, gj2k_error *error)
 {
     *out = nullptr;
-    gj2k_status status = check_device(error);
+    gj2k_status status = check_device(device, error);
     if (status != GJ2K_OK)
         return status;
+    TIER1_USE_DEVICE((int)device);
     Coder *coder = new (std::nothrow) Coder;
     if (coder == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    coder->device = (int)device;
     cudaError_t e = cudaStreamCreateWithFlags(&coder->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         delete coder;
@@ -126,9 +141,11 @@ template <typename Coder> void destroy_coder(Coder *coder)
 {
     if (coder == nullptr)
         return;
+    cudaSetDevice(coder->device); /* its buffers are freed on its device */
     if (coder->stream != nullptr)
         cudaStreamDestroy(coder->stream);
     delete coder;
+    cudaGetLastError();
 }
 
 } // namespace tier1_cuda

@@ -195,7 +195,7 @@ static tier1_gpu *open_gpu(void)
 {
     tier1_gpu *gpu = NULL;
     gj2k_error error = {0};
-    if (tier1_gpu_create(&gpu, &error) != GJ2K_OK)
+    if (tier1_gpu_create(0, &gpu, &error) != GJ2K_OK)
         test_skip(error.message);
     return gpu;
 }
