@@ -245,6 +245,20 @@ typedef enum gj2k_device {
     GJ2K_DEVICE_GPU       /* fail with GJ2K_ERROR_DEVICE when there is no usable GPU */
 } gj2k_device;
 
+/* A GPU held open across encodes and decodes: its transform stage and
+ * Tier-1 coders, their streams and device buffers, made once and kept
+ * (grown to the largest image coded), for options.gpu_context. An encode
+ * or decode opening a GPU of its own pays little to open it but frees its
+ * device memory at the end, which waits for the whole GPU: calls coding
+ * at once on one GPU then stall each other, and a batch keeps one context
+ * a worker instead. A context serves one encode or decode at a time; give
+ * each thread its own. GJ2K_ERROR_DEVICE when GPU `gpu` (CUDA's number of
+ * the visible ones) does not open or the build has no CUDA. */
+typedef struct gj2k_gpu_context gj2k_gpu_context;
+GJ2K_API gj2k_status gj2k_gpu_context_create(unsigned gpu, gj2k_gpu_context **out,
+                                             gj2k_error *error);
+GJ2K_API void gj2k_gpu_context_destroy(gj2k_gpu_context *context);
+
 /* ------------------------------------------------------------ decoding */
 
 /* What a decode did (gj2k_decode_options.report). */
@@ -320,6 +334,9 @@ typedef struct gj2k_decode_options {
     gj2k_device device;        /* --device: where the inverse transforms run */
     unsigned gpu;              /* --devices: which GPU, as CUDA numbers the visible ones
                                   (CUDA_VISIBLE_DEVICES applies); 0: the first */
+    struct gj2k_gpu_context *gpu_context; /* a GPU held open (gj2k_gpu_context_create) that
+                                  the decode uses instead of opening one, unless device is
+                                  cpu; auto then takes it for any image */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
     gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
@@ -436,6 +453,9 @@ typedef struct gj2k_encode_options {
     gj2k_device device;         /* --device: where the forward transforms run */
     unsigned gpu;               /* --devices: which GPU, as CUDA numbers the visible ones
                                    (CUDA_VISIBLE_DEVICES applies); 0: the first */
+    struct gj2k_gpu_context *gpu_context; /* a GPU held open (gj2k_gpu_context_create) that
+                                   the encode uses instead of opening one, unless device
+                                   is cpu; auto then takes it for any image */
     gj2k_warning_fn warning;
     void *warning_user;
     gj2k_temporary_fn temporary;   /* gj2k_encode_file's temporary file (gj2k_write_options) */

@@ -14,11 +14,12 @@
 # utilization through nvidia-smi: the share of time a kernel ran, sampled
 # every 100 ms); with two or more, gj2k's batch on the first GPU alone too,
 # for the scaling.
-# --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far).
-# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg]
+# --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far);
+# --no-loop the per-file loop of gj2k.
+# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg] [--no-loop]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1
+gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1 loop=1
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
     --no-openjpeg) openjpeg=0; shift ;;
+    --no-loop) loop=0; shift ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
@@ -84,8 +86,11 @@ if [ "$gpus" -ge 2 ]; then # the scaling: the first GPU alone
   sample_busy encode1 eval 't[1_e]=$(timed batch1 "$gj2k" encode -ImgDir photos -o batch1 --device "$device" --devices 0 -quiet)'
   sample_busy decode1 eval 't[1_d]=$(timed batchd1 "$gj2k" decode -ImgDir batch -o batchd1 -OutFor ppm --device "$device" --devices 0 -quiet)'
 fi
-t[l_e]=$(timed loop loop_encode)
-t[l_d]=$(timed loopd loop_decode)
+t[l_e]=– t[l_d]=–
+if [ $loop = 1 ]; then
+  t[l_e]=$(timed loop loop_encode)
+  t[l_d]=$(timed loopd loop_decode)
+fi
 t[k_e]=– t[k_d]=– t[o_e]=– t[o_d]=–
 if have grk_compress; then
   t[k_e]=$(timed grok grk_compress -y photos -a grok -O j2k -H "$cores")

@@ -59,7 +59,7 @@ def crop(src, dst, x, y, out_w, out_h):
     if x + out_w > w or y + out_h > h:
         sys.exit('%s: %dx%d at (%d, %d) is outside %dx%d' % (src, out_w, out_h, x, y, w, h))
     write(dst, out_w, out_h,
-          b''.join(px[((y + r) * w + x) * 3:][:out_w * 3] for r in range(out_h)))
+          b''.join(px[((y + r) * w + x) * 3:((y + r) * w + x + out_w) * 3] for r in range(out_h)))
 
 
 def compare(a_path, b_path, ref_path=None):

@@ -79,15 +79,16 @@ static void verify_encoded(const gj2k_image *image, const char *output, bool los
     verification_done(outcome, output, &difference);
 }
 
-void batch_encode_file(void *context, const batch_item *item, unsigned threads, unsigned gpu,
-                       batch_outcome *outcome)
+void batch_encode_file(void *context, const batch_item *item, unsigned threads,
+                       const batch_worker *worker, batch_outcome *outcome)
 {
     const batch_encode_job *job = context;
     encode_request request = job->request;
     request.input = item->input;
     request.output = item->output;
     request.options.threads = threads;
-    request.options.gpu = gpu;
+    request.options.gpu = worker->gpu;
+    request.options.gpu_context = worker->gpu_context;
     request.options.warning_user = (void *)item->output;
     outcome->bytes_in = file_size(item->input);
     gj2k_error error = {0};
@@ -155,14 +156,15 @@ static gj2k_status decode_and_verify(const batch_item *item, const gj2k_decode_o
     return GJ2K_OK;
 }
 
-void batch_decode_file(void *context, const batch_item *item, unsigned threads, unsigned gpu,
-                       batch_outcome *outcome)
+void batch_decode_file(void *context, const batch_item *item, unsigned threads,
+                       const batch_worker *worker, batch_outcome *outcome)
 {
     const batch_decode_job *job = context;
     gj2k_decode_options decode = job->decode;
     gj2k_decode_report report = {0};
     decode.threads = threads;
-    decode.gpu = gpu;
+    decode.gpu = worker->gpu;
+    decode.gpu_context = worker->gpu_context;
     decode.warning = report_warning;
     decode.warning_user = (void *)item->input;
     decode.report = &report;
@@ -192,10 +194,10 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads, 
     outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
 }
 
-void batch_transcode_file(void *context, const batch_item *item, unsigned threads, unsigned gpu,
-                          batch_outcome *outcome)
+void batch_transcode_file(void *context, const batch_item *item, unsigned threads,
+                          const batch_worker *worker, batch_outcome *outcome)
 {
-    (void)gpu; /* Tier-1 and Tier-2 only: on the CPU */
+    (void)worker; /* Tier-1 and Tier-2 only: on the CPU */
     const batch_transcode_job *job = context;
     gj2k_transcode_options transcode = job->transcode;
     gj2k_transcode_report report = {0};

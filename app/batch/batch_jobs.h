@@ -29,13 +29,13 @@ typedef struct batch_decode_job {
 } batch_decode_job;
 
 /* batch_job_fn over a batch_encode_job or a batch_decode_job. */
-void batch_encode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
-                       batch_outcome *outcome);
-void batch_decode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
-                       batch_outcome *outcome);
+void batch_encode_file(void *job, const batch_item *item, unsigned threads,
+                       const batch_worker *worker, batch_outcome *outcome);
+void batch_decode_file(void *job, const batch_item *item, unsigned threads,
+                       const batch_worker *worker, batch_outcome *outcome);
 /* ... or a batch_transcode_job: with --verify, both files decoded and
  * compared (a lossless input must come out exact). */
-void batch_transcode_file(void *job, const batch_item *item, unsigned threads, unsigned gpu,
-                          batch_outcome *outcome);
+void batch_transcode_file(void *job, const batch_item *item, unsigned threads,
+                          const batch_worker *worker, batch_outcome *outcome);
 
 #endif

@@ -26,6 +26,8 @@ typedef struct batch_state {
     batch_job_fn job;
     void *context;
     unsigned threads_each;
+    batch_worker *workers;  /* one a worker of the pool, indexed as parallel_for numbers them */
+    bool *opened;           /* whether each worker has tried to open its GPU */
     FILE *report;
     bool report_failed;
     bool progress;
@@ -106,7 +108,15 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
 {
     batch_state *s = context;
     size_t gpu_slot = s->settings->num_gpus ? worker % s->settings->num_gpus : 0;
-    unsigned gpu = s->settings->num_gpus ? s->settings->gpus[gpu_slot] : 0;
+    batch_worker *w = &s->workers[worker];
+    if (s->settings->num_gpus > 0 && !s->opened[worker]) { /* its GPU, once */
+        s->opened[worker] = true;
+        w->gpu = s->settings->gpus[gpu_slot];
+        gj2k_error unused = {0};
+        if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
+            w->gpu_context = NULL;
+    }
+    unsigned gpu = w->gpu;
     const batch_item *item = &s->list->items[index];
     batch_outcome outcome = {0};
     struct stat info;
@@ -123,7 +133,7 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
         snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
                  item->output, strerror(errno));
     } else {
-        s->job(s->context, item, s->threads_each, gpu, &outcome);
+        s->job(s->context, item, s->threads_each, w, &outcome);
         outcome.gpu = gpu;
     }
     outcome.seconds = now_seconds() - start;
@@ -212,10 +222,25 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             fclose(s.report);
         return 1;
     }
+    s.workers = calloc(jobs, sizeof *s.workers);
+    s.opened = calloc(jobs, sizeof *s.opened);
+    if (s.workers == NULL || s.opened == NULL) {
+        report_error("%s: out of memory", settings->command);
+        free(s.workers);
+        free(s.opened);
+        parallel_pool_destroy(pool);
+        if (s.report != NULL)
+            fclose(s.report);
+        return 1;
+    }
     pthread_mutex_init(&s.lock, NULL);
     s.start = now_seconds();
     parallel_for(pool, list->count, code_item, &s);
     parallel_pool_destroy(pool);
+    for (size_t k = 0; k < jobs; k++)
+        gj2k_gpu_context_destroy(s.workers[k].gpu_context);
+    free(s.workers);
+    free(s.opened);
     double seconds = now_seconds() - s.start;
     show_progress(&s, true);
     if (!settings->quiet)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "batch_inputs.h"
+#include "gj2k.h"
 
 typedef enum batch_verdict {
     BATCH_DONE,
@@ -35,11 +36,19 @@ typedef struct batch_outcome {
     unsigned gpu;         /*   that one */
 } batch_outcome;
 
-/* Codes item with `threads` threads (0: the job's default) on GPU `gpu`
- * (when the job uses one), filling `outcome` (verdict BATCH_DONE or
- * BATCH_FAILED); called from several threads at once. */
+/* The worker a file is coded by: its GPU, held open from its first file
+ * to the end of the run (NULL when the run uses no GPU or it would not
+ * open: the job then opens one a file, or codes on the CPU). */
+typedef struct batch_worker {
+    unsigned gpu;
+    gj2k_gpu_context *gpu_context;
+} batch_worker;
+
+/* Codes item with `threads` threads (0: the job's default) on the
+ * worker's GPU (when the job uses one), filling `outcome` (verdict
+ * BATCH_DONE or BATCH_FAILED); called from several threads at once. */
 typedef void (*batch_job_fn)(void *context, const batch_item *item, unsigned threads,
-                             unsigned gpu, batch_outcome *outcome);
+                             const batch_worker *worker, batch_outcome *outcome);
 
 typedef struct batch_settings {
     const char *command;  /* "encode" or "decode", for the messages */
@@ -53,7 +62,7 @@ typedef struct batch_settings {
     const char *const *stage_names;
     /* The GPUs the files are shared out among: worker k codes on
      * gpus[k % num_gpus], so each GPU has jobs / num_gpus workers feeding
-     * it (num_gpus 0: no GPU; the job's gpu is then 0). */
+     * it, each with a gj2k_gpu_context of its own (num_gpus 0: no GPU). */
     const unsigned *gpus;
     size_t num_gpus;
 } batch_settings;

@@ -13,6 +13,7 @@
 #include "codestream.h"
 #include "dwt.h"
 #include "error.h"
+#include "gpu_context.h"
 #include "gpu_stage.h"
 #include "gj2k.h"
 #include "image_formats.h"
@@ -314,7 +315,8 @@ static void plane_bounds(const j2k_siz *siz, unsigned reduce, uint32_t c, uint64
  * its memory), and its memory is reserved before the first tile, so that
  * the tiles that follow never ask the stage anything while another tile
  * runs on it. */
-static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_settings *settings)
+static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, bool owned,
+                        tile_decode_settings *settings)
 {
     if (settings->gpu == NULL)
         return;
@@ -329,7 +331,8 @@ static void reserve_gpu(const j2k_codestream *cs, unsigned reduce, tile_decode_s
     gj2k_error ignored = {0};
     if (!takes || largest > SIZE_MAX ||
         gpu_stage_reserve(settings->gpu, (size_t)largest, &ignored) != GJ2K_OK) {
-        gpu_stage_destroy(settings->gpu);
+        if (owned) /* a context's stays open for the next call */
+            gpu_stage_destroy(settings->gpu);
         settings->gpu = NULL;
     }
 }
@@ -478,15 +481,22 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
                                      .warning_user = options->warning_user};
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
     double opening = now_seconds();
-    if (status == GJ2K_OK)
+    /* a context's GPU (kept), or one opened for this decode (closed at the end) */
+    gj2k_gpu_context *context = gpu_context_for(options->gpu_context, options->device);
+    if (status == GJ2K_OK && context != NULL)
+        settings.gpu = context->stage;
+    else if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, options->gpu, image_samples(image),
                                 GPU_STAGE_AUTO_MIN_DECODE_SAMPLES, &settings.gpu, error);
-    reserve_gpu(cs, options->reduce, &settings);
+    reserve_gpu(cs, options->reduce, context == NULL, &settings);
     /* Tier-1 goes to the GPU with the transforms (else, or when it cannot open, the CPU's) */
     gj2k_error unused = {0};
-    if (settings.gpu != NULL &&
-        tier1_gpu_create(options->gpu, &settings.tier1_gpu, &unused) != GJ2K_OK)
+    if (settings.gpu != NULL && context != NULL)
+        settings.tier1_gpu = gpu_context_decoder(context);
+    else if (settings.gpu != NULL &&
+             tier1_gpu_create(options->gpu, &settings.tier1_gpu, &unused) != GJ2K_OK)
         settings.tier1_gpu = NULL;
+    uint64_t blocks_before = tier1_gpu_blocks(settings.tier1_gpu); /* a context counts on */
     double tiles = now_seconds();
     gj2k_decode_report report = {0};
     tile_decode_times times = {0};
@@ -560,9 +570,11 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     job->report.transform_ms += times.transform_ms;
     if (settings.gpu != NULL)
         job->report.open_ms += (tiles - opening) * 1e3;
-    report.gpu_blocks = tier1_gpu_blocks(settings.tier1_gpu);
-    tier1_gpu_destroy(settings.tier1_gpu);
-    gpu_stage_destroy(settings.gpu);
+    report.gpu_blocks = tier1_gpu_blocks(settings.tier1_gpu) - blocks_before;
+    if (context == NULL) {
+        tier1_gpu_destroy(settings.tier1_gpu);
+        gpu_stage_destroy(settings.gpu);
+    }
     parallel_pool_destroy(settings.pool);
     report.num_tiles += report.gpu_tiles; /* the CPU's were counted as they went */
     job->report.num_tiles = report.num_tiles;

@@ -14,6 +14,7 @@
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
+#include "gpu_context.h"
 #include "gpu_stage.h"
 #include "image_formats.h"
 #include "jp2_file.h"
@@ -545,7 +546,11 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     if (status == GJ2K_OK)
         status = parallel_pool_create(run.plan.threads, &run.pool, error);
     double opening = now_seconds();
-    if (status == GJ2K_OK)
+    /* a context's GPU (kept), or one opened for this encode (closed at the end) */
+    gj2k_gpu_context *context = gpu_context_for(options->gpu_context, options->device);
+    if (status == GJ2K_OK && context != NULL)
+        run.gpu.stage = context->stage;
+    else if (status == GJ2K_OK)
         status = gpu_stage_open(options->device, options->gpu, run.plan.total_samples,
                                 GPU_STAGE_AUTO_MIN_ENCODE_SAMPLES, &run.gpu.stage, error);
     gj2k_error unused = {0};
@@ -553,8 +558,10 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
      * alone); rate control's choices at every plane are the CPU threads' */
     bool ht_choices = (run.plan.cod.coding.code_block_style & TIER1_STYLE_HT) &&
                       encode_plan_ht_choices(&run.plan);
-    if (status == GJ2K_OK && run.gpu.stage != NULL && !ht_choices &&
-        tier1_gpu_encoder_create(options->gpu, &run.gpu.tier1, &unused) != GJ2K_OK)
+    if (status == GJ2K_OK && run.gpu.stage != NULL && !ht_choices && context != NULL)
+        run.gpu.tier1 = gpu_context_encoder(context);
+    else if (status == GJ2K_OK && run.gpu.stage != NULL && !ht_choices &&
+             tier1_gpu_encoder_create(options->gpu, &run.gpu.tier1, &unused) != GJ2K_OK)
         run.gpu.tier1 = NULL;
     run.open_ms = run.gpu.stage != NULL ? (now_seconds() - opening) * 1e3 : 0.0;
     double phases[GPU_PHASES];
@@ -588,8 +595,10 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
         encoded_tile_free(&run.tiles[t]);
     free(run.tiles);
     byte_buffer_free(&run.scratch);
-    tier1_gpu_encoder_destroy(run.gpu.tier1);
-    gpu_stage_destroy(run.gpu.stage);
+    if (context == NULL) {
+        tier1_gpu_encoder_destroy(run.gpu.tier1);
+        gpu_stage_destroy(run.gpu.stage);
+    }
     parallel_pool_destroy(run.pool);
     encode_plan_free(&run.plan);
     return status;

@@ -48,6 +48,11 @@ if [ "${1:-}" = batch ]; then
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
     rc=$((rc | PIPESTATUS[0]))
   done
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/test_gpu_devices \
+    context_kept_across_calls >"$logs/memcheck-contexts.txt" 2>&1
+  m=$?; echo "memcheck test_gpu_devices context_kept_across_calls: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
+  rc=$((rc | m))
   [ -f .peers/env.sh ] && . .peers/env.sh
   GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
     --count "${2:-200}" --mixed --no-openjpeg 2>&1 | tee "$logs/bench-batch.txt"

@@ -1,8 +1,10 @@
 /* test_gpu_devices.c - the choice of GPU (gj2k_encode_options.gpu,
- * gj2k_decode_options.gpu): every visible GPU codes the CPU's bytes and
- * samples; several threads coding at once, each on its own GPU (or, with
- * one GPU, all on it: the batch's workers), get them too; a GPU that is
- * not there is refused by number. Every case skips without a usable GPU. */
+ * gj2k_decode_options.gpu) and GPUs held open (gj2k_gpu_context): every
+ * visible GPU codes the CPU's bytes and samples; a context kept across
+ * images of growing and shrinking sizes does too; several threads coding at
+ * once, each on its own GPU (or, with one GPU, all on it) and its own
+ * context, as a batch's workers do, get them too; a GPU that is not there
+ * is refused by number. Every case skips without a usable GPU. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,13 +90,15 @@ static void reference_free(reference *r)
     free(r->codestream);
 }
 
-/* Encodes and decodes r's image on GPU `gpu`; what differs from the CPU,
- * or NULL when nothing does. */
-static const char *code_on(const reference *r, unsigned gpu)
+/* Encodes and decodes r's image on GPU `gpu`, or on `context` (with
+ * --device auto: a context takes any image); what differs from the CPU, or
+ * NULL when nothing does. */
+static const char *code_on(const reference *r, unsigned gpu, gj2k_gpu_context *context)
 {
     gj2k_encode_options o = r->options;
-    o.device = GJ2K_DEVICE_GPU;
+    o.device = context != NULL ? GJ2K_DEVICE_AUTO : GJ2K_DEVICE_GPU;
     o.gpu = gpu;
+    o.gpu_context = context;
     uint8_t *bytes = NULL;
     size_t size = 0;
     gj2k_encode_report report = {0};
@@ -104,19 +108,23 @@ static const char *code_on(const reference *r, unsigned gpu)
         why = "the encode failed";
     else if (report.gpu_tiles != report.num_tiles)
         why = "the encode's transforms did not run on the GPU";
+    else if (report.gpu_blocks != report.num_codeblocks)
+        why = "the encode's Tier-1 did not run on the GPU (or its count is off)";
     else if (size != r->size || memcmp(bytes, r->codestream, size) != 0)
         why = "the encode's bytes differ from the CPU's";
     free(bytes);
     if (why != NULL)
         return why;
     gj2k_decode_report decode_report = {0};
-    gj2k_decode_options d = {.device = GJ2K_DEVICE_GPU, .gpu = gpu, .threads = 2,
-                             .report = &decode_report};
+    gj2k_decode_options d = {.device = o.device, .gpu = gpu, .gpu_context = context,
+                             .threads = 2, .report = &decode_report};
     gj2k_image *decoded = NULL;
     if (gj2k_decode_memory(r->codestream, r->size, &d, &decoded, &error) != GJ2K_OK)
         why = "the decode failed";
     else if (decode_report.gpu_tiles != decode_report.num_tiles)
         why = "the decode's transforms did not run on the GPU";
+    else if (decode_report.gpu_blocks == 0 || decode_report.gpu_blocks > report.num_codeblocks)
+        why = "the decode's Tier-1 did not run on the GPU (or counts earlier calls' blocks)";
     else if (!same_samples(decoded, r->decoded))
         why = "the decoded samples differ from the CPU's";
     gj2k_image_destroy(decoded);
@@ -130,7 +138,7 @@ static void test_every_device_codes_alike(void)
         for (int lossy = 0; lossy < 2; lossy++) {
             reference r;
             reference_make(&r, lossy);
-            const char *why = code_on(&r, gpu);
+            const char *why = code_on(&r, gpu, NULL);
             if (why != NULL)
                 printf("GPU %u, %s: %s\n", gpu, lossy ? "9/7" : "5/3", why);
             CHECK(why == NULL);
@@ -144,14 +152,20 @@ enum { WORKERS = 4, ROUNDS = 3 };
 typedef struct worker {
     const reference *r;
     unsigned gpu;
+    bool held;          /* a context of its own, kept over its rounds */
     const char *why;
 } worker;
 
 static void *worker_run(void *context)
 {
     worker *w = context;
+    gj2k_gpu_context *held = NULL;
+    gj2k_error error = {0};
+    if (w->held && gj2k_gpu_context_create(w->gpu, &held, &error) != GJ2K_OK)
+        w->why = "the context did not open";
     for (int round = 0; round < ROUNDS && w->why == NULL; round++)
-        w->why = code_on(w->r, w->gpu);
+        w->why = code_on(w->r, w->gpu, held);
+    gj2k_gpu_context_destroy(held);
     return NULL;
 }
 
@@ -163,7 +177,7 @@ static void test_workers_on_devices_at_once(void)
     pthread_t threads[WORKERS];
     for (int k = 0; k < WORKERS; k++) {
         reference_make(&r[k], k % 2 == 1);
-        w[k] = (worker){.r = &r[k], .gpu = (unsigned)k % count};
+        w[k] = (worker){.r = &r[k], .gpu = (unsigned)k % count, .held = k >= 2};
     }
     for (int k = 0; k < WORKERS; k++)
         REQUIRE(pthread_create(&threads[k], NULL, worker_run, &w[k]) == 0);
@@ -174,6 +188,32 @@ static void test_workers_on_devices_at_once(void)
         CHECK(w[k].why == NULL);
         reference_free(&r[k]);
     }
+}
+
+/* One context on each GPU over images of random sizes, larger and smaller
+ * than those before (its buffers grown, then reused), both wavelets. */
+static void test_context_kept_across_calls(void)
+{
+    unsigned count = gpu_count();
+    for (unsigned gpu = 0; gpu < count; gpu++) {
+        gj2k_gpu_context *context = NULL;
+        gj2k_error error = {0};
+        REQUIRE(gj2k_gpu_context_create(gpu, &context, &error) == GJ2K_OK);
+        for (int i = 0; i < 6; i++) {
+            reference r;
+            reference_make(&r, i % 2 == 1);
+            const char *why = code_on(&r, gpu, context);
+            if (why != NULL)
+                printf("GPU %u, image %d (%ux%u): %s\n", gpu, i, r.image->x1, r.image->y1, why);
+            CHECK(why == NULL);
+            reference_free(&r);
+        }
+        gj2k_gpu_context_destroy(context);
+    }
+    gj2k_gpu_context *none = NULL;
+    gj2k_error error = {0};
+    CHECK(gj2k_gpu_context_create(count, &none, &error) == GJ2K_ERROR_DEVICE);
+    CHECK(none == NULL);
 }
 
 static void test_missing_device_refused(void)
@@ -202,6 +242,7 @@ static void test_missing_device_refused(void)
 static const test_case cases[] = {
     {"every_device_codes_alike", test_every_device_codes_alike},
     {"workers_on_devices_at_once", test_workers_on_devices_at_once},
+    {"context_kept_across_calls", test_context_kept_across_calls},
     {"missing_device_refused", test_missing_device_refused},
 };
 
