@@ -15,11 +15,12 @@
 # every 100 ms); with two or more, gj2k's batch on the first GPU alone too,
 # for the scaling.
 # --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far);
-# --no-loop the per-file loop of gj2k.
-# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg] [--no-loop]
+# --no-loop the per-file loop of gj2k; --keep DIR leaves the photos and
+# gj2k's batch outputs in DIR (photos/, batch/) for a later look.
+# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg] [--no-loop] [--keep DIR]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1 loop=1
+gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1 loop=1 keep=
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
     --device) device=$2; shift 2 ;;
     --no-openjpeg) openjpeg=0; shift ;;
     --no-loop) loop=0; shift ;;
+    --keep) keep=$2; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
@@ -131,4 +133,7 @@ if [ "$gpus" -ge 1 ]; then
   for k in encode decode encode1 decode1; do
     [ -n "${busy[$k]:-}" ] && echo "- $k: ${busy[$k]}"
   done
+fi
+if [ -n "$keep" ]; then
+  rm -rf "$keep"; mkdir -p "$keep"; mv photos batch "$keep"/
 fi

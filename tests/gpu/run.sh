@@ -55,8 +55,26 @@ if [ "${1:-}" = batch ]; then
   rc=$((rc | m))
   [ -f .peers/env.sh ] && . .peers/env.sh
   GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
-    --count "${2:-200}" --mixed --no-openjpeg 2>&1 | tee "$logs/bench-batch.txt"
+    --count "${2:-200}" --mixed --no-openjpeg --keep "$PWD/build/bench-batch" 2>&1 |
+    tee "$logs/bench-batch.txt"
   rc=$((rc | PIPESTATUS[0]))
+  # The batch's own summary (stages summed over files, files a GPU), the
+  # cores' busy share (/proc/stat) and other --jobs, every GPU.
+  cpu_busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat; }
+  for jobs in 0 16 64; do
+    for what in encode decode; do
+      rm -rf build/bench-batch/again
+      if [ $what = encode ]; then args=(encode -ImgDir build/bench-batch/photos)
+      else args=(decode -ImgDir build/bench-batch/batch -OutFor ppm); fi
+      [ "$jobs" != 0 ] && args+=(--jobs "$jobs")
+      read -r b0 i0 < <(cpu_busy)
+      build/gpu/gj2k "${args[@]}" -o build/bench-batch/again 2>&1 | sed "s/^/jobs ${jobs/#0/default}: /" |
+        tee -a "$logs/bench-batch.txt"
+      read -r b1 i1 < <(cpu_busy)
+      echo "jobs ${jobs/#0/default}: $what: cores busy $(awk -v b=$((b1 - b0)) -v i=$((i1 - i0)) 'BEGIN{printf "%.0f%%", 100 * b / (b + i)}')" |
+        tee -a "$logs/bench-batch.txt"
+    done
+  done
   deliver
   exit "$rc"
 fi
