@@ -14,7 +14,8 @@ const option_spec batch_option_specs[] = {
      "the outputs' format by extension, e.g. jp2, png (a batch, or -o -; also --format, -O, "
      "-out_fmt)"},
     {"--out-dir", "DIR", "batch: the output directory (also -a, -out_dir, or -o DIR)"},
-    {"--jobs", "N", "batch: files coded at once (default: one a core, each on cores / N threads)"},
+    {"--jobs", "N",
+     "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / N threads)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},

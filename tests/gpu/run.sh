@@ -55,18 +55,19 @@ if [ "${1:-}" = batch ]; then
   rc=$((rc | m))
   [ -f .peers/env.sh ] && . .peers/env.sh
   GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
-    --count "${2:-200}" --mixed --no-openjpeg --keep "$PWD/build/bench-batch" 2>&1 |
+    --count "${2:-200}" --mixed --no-openjpeg --no-loop --keep "$PWD/build/bench-batch" 2>&1 |
     tee "$logs/bench-batch.txt"
   rc=$((rc | PIPESTATUS[0]))
   # The batch's own summary (stages summed over files, files a GPU), the
   # cores' busy share (/proc/stat) and other --jobs, every GPU.
   cpu_busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat; }
-  for jobs in 0 16 64; do
+  for jobs in 0 32 "8 --devices 0" "16 --devices 0"; do
     for what in encode decode; do
       rm -rf build/bench-batch/again
       if [ $what = encode ]; then args=(encode -ImgDir build/bench-batch/photos)
       else args=(decode -ImgDir build/bench-batch/batch -OutFor ppm); fi
-      [ "$jobs" != 0 ] && args+=(--jobs "$jobs")
+      # shellcheck disable=SC2206
+      [ "$jobs" != 0 ] && args+=(--jobs $jobs)
       read -r b0 i0 < <(cpu_busy)
       build/gpu/gj2k "${args[@]}" -o build/bench-batch/again 2>&1 | sed "s/^/jobs ${jobs/#0/default}: /" |
         tee -a "$logs/bench-batch.txt"
