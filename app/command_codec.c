@@ -190,6 +190,7 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
                                                    options_has(&options, "-allow-partial"),
                                   .warning = hold_warning, .warning_user = &held};
     bool verbose = options_has(&options, "-v");
+    bool quiet = options_has(&options, "--quiet");
     options_free(&options);
     if (input == NULL || output == NULL) {
         report_error("decode: needs -i INPUT and -o OUTPUT (see gj2k decode --help)");
@@ -339,7 +340,12 @@ static int decode_parsed(parsed_options *parsed, batch_request **batch)
     device_warm_up warm_up;
     device_warm_up_start(&warm_up, decode.device, device_warm_up_codestream_samples(input),
                          GPU_STAGE_AUTO_MIN_DECODE_SAMPLES);
+    progress_line line;
+    progress_line_start(&line, "decode", quiet);
+    decode.progress = progress_line_update;
+    decode.progress_user = &line;
     gj2k_status status = gj2k_decode_to_file(input, output, &decode, &write_options, &error);
+    progress_line_end(&line);
     double warm_up_ms = -1.0;
     if (!device_warm_up_finish(&warm_up, &warm_up_ms))
         warm_up_ms = -1.0;

@@ -194,6 +194,7 @@ int command_encode(int argc, char **argv)
     }
     encode_request request = {0};
     bool ok = encode_request_read(&parsed, &request);
+    bool quiet = options_has(&parsed, "--quiet");
     options_free(&parsed);
     free(specs);
     if (!ok)
@@ -232,7 +233,12 @@ int command_encode(int argc, char **argv)
     size_t size = 0;
     gj2k_encode_report report = {0};
     double start = now_seconds();
+    progress_line line;
+    progress_line_start(&line, "encode", quiet);
+    request.options.progress = progress_line_update;
+    request.options.progress_user = &line;
     gj2k_status status = gj2k_encode_memory(image, &request.options, &data, &size, &report, &error);
+    progress_line_end(&line);
     double seconds = now_seconds() - start;
     double warm_up_ms = -1.0;
     if (!device_warm_up_finish(&warm_up, &warm_up_ms))

@@ -5,8 +5,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 #define INTERRUPT_SLOTS 64
 #define INTERRUPT_PATH_MAX 4096
@@ -65,4 +68,30 @@ void interrupt_temporary(void *user, const char *path, bool exists)
         }
     }
     pthread_mutex_unlock(&slot_lock);
+}
+
+void progress_line_start(progress_line *line, const char *what, bool quiet)
+{
+    *line = (progress_line){.what = what, .start = now_seconds(),
+                            .enabled = !quiet && isatty(STDERR_FILENO)};
+}
+
+bool progress_line_update(void *user, uint64_t done, uint64_t total)
+{
+    progress_line *line = user;
+    double elapsed = now_seconds() - line->start;
+    if (!line->enabled || elapsed < PROGRESS_LINE_AFTER || done >= total)
+        return true;
+    fprintf(stderr, "\r%s: %3.0f%%, %.1f s ", line->what,
+            total ? 100.0 * (double)done / (double)total : 0.0, elapsed);
+    fflush(stderr);
+    line->shown = true;
+    return true;
+}
+
+void progress_line_end(progress_line *line)
+{
+    if (line->shown)
+        fputs("\r\033[K", stderr); /* the line cleared for what follows */
+    line->shown = false;
 }

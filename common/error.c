@@ -41,6 +41,7 @@ const char *gj2k_status_name(gj2k_status status)
     case GJ2K_ERROR_LIMIT: return "resource limit exceeded";
     case GJ2K_ERROR_NOT_IMPLEMENTED: return "not implemented yet";
     case GJ2K_ERROR_DEVICE: return "GPU error";
+    case GJ2K_ERROR_CANCELLED: return "cancelled";
     }
     return "unknown status";
 }

@@ -45,7 +45,8 @@ typedef enum gj2k_status {
     GJ2K_ERROR_TRUNCATED,        /* the input ends before its data does */
     GJ2K_ERROR_LIMIT,            /* the input exceeds a resource limit */
     GJ2K_ERROR_NOT_IMPLEMENTED,  /* a feature that gj2k does not have yet */
-    GJ2K_ERROR_DEVICE            /* the GPU or its runtime failed */
+    GJ2K_ERROR_DEVICE,           /* the GPU or its runtime failed */
+    GJ2K_ERROR_CANCELLED         /* the progress callback asked to stop */
 } gj2k_status;
 
 /* Where a failing call records what went wrong. */
@@ -61,6 +62,13 @@ GJ2K_API const char *gj2k_status_name(gj2k_status status);
  * each. A decode may call it from several of its threads at once: a
  * callback that keeps state must lock. */
 typedef void (*gj2k_warning_fn)(void *user, const char *message);
+
+/* Told how far an encode or decode has come: `done` of `total` units (the
+ * samples of the code-blocks coded), some ten times a second and once at
+ * the end with done == total; from any of its threads, one at a time.
+ * Returning false cancels: the call stops at its next code-block and
+ * fails with GJ2K_ERROR_CANCELLED, writing nothing. */
+typedef bool (*gj2k_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 /* ----------------------------------------------------------- the image */
 
@@ -337,6 +345,8 @@ typedef struct gj2k_decode_options {
     struct gj2k_gpu_context *gpu_context; /* a GPU held open (gj2k_gpu_context_create) that
                                   the decode uses instead of opening one, unless device is
                                   cpu; auto then takes it for any image */
+    gj2k_progress_fn progress; /* how far the decode has come, and a way to stop it; NULL: */
+    void *progress_user;       /*   none */
     gj2k_warning_fn warning;   /* remarks such as "truncated codestream" */
     void *warning_user;
     gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
@@ -456,6 +466,8 @@ typedef struct gj2k_encode_options {
     struct gj2k_gpu_context *gpu_context; /* a GPU held open (gj2k_gpu_context_create) that
                                    the encode uses instead of opening one, unless device
                                    is cpu; auto then takes it for any image */
+    gj2k_progress_fn progress;  /* how far the encode has come, and a way to stop it; NULL: */
+    void *progress_user;        /*   none */
     gj2k_warning_fn warning;
     void *warning_user;
     gj2k_temporary_fn temporary;   /* gj2k_encode_file's temporary file (gj2k_write_options) */

@@ -11,6 +11,7 @@
 #include "gj2k.h"
 #include "jp2_file.h"
 #include "memory_budget.h"
+#include "progress_meter.h"
 
 typedef struct decode_job {
     const gj2k_decode_options *options; /* never NULL once open */
@@ -21,6 +22,7 @@ typedef struct decode_job {
     dwt_rect area;          /* on the reference grid: the image, region and tile asked for */
     dwt_rect reduced;       /* the same on the grid reduced by 2^reduce */
     memory_budget memory;
+    progress_meter progress; /* options->progress, over the reduced area's samples */
     bool incomplete;        /* refused for lack of data */
     gj2k_decode_report report;
 } decode_job;
@@ -74,5 +76,9 @@ void decode_job_warn_missing(const decode_job *job, uint32_t missing, uint32_t f
 
 /* Decodes the area a tile row at a time, each in strips, top to bottom. */
 gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj2k_error *error);
+
+/* The end of a decode's tiles (`status`): GJ2K_ERROR_CANCELLED when the
+ * progress callback asked to stop, else status, the callback told the end. */
+gj2k_status decode_job_progress_end(decode_job *job, gj2k_status status, gj2k_error *error);
 
 #endif

@@ -151,7 +151,8 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
     const gj2k_decode_options *options = job->options;
     unsigned reduce = options->reduce > 31 ? 31 : options->reduce;
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
-                                     .memory = &job->memory, .warning = options->warning,
+                                     .memory = &job->memory, .progress = &job->progress,
+                                     .warning = options->warning,
                                      .warning_user = options->warning_user};
     /* The image's layout (no samples): which part of each tile-component is wanted. */
     gj2k_image layout = {.x0 = job->reduced.x0, .y0 = job->reduced.y0, .x1 = job->reduced.x1,

@@ -124,7 +124,7 @@ static gj2k_status decode_streamed(decode_job *job, const char *output, gj2k_fil
         return status;
     }
     decode_strip_sink strips = {.open = open_strip, .close = close_strip, .user = sink};
-    status = decode_job_strips(job, &strips, error);
+    status = decode_job_progress_end(job, decode_job_strips(job, &strips, error), error);
     gj2k_status closed = image_stream_close(sink->stream, status == GJ2K_OK,
                                             status == GJ2K_OK ? error : NULL);
     free(sink);

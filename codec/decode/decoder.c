@@ -476,7 +476,7 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
     memory_budget *memory = &job->memory;
     const j2k_siz *siz = &cs->siz;
     tile_decode_settings settings = {.reduce = options->reduce, .max_layers = options->max_layers,
-                                     .memory = memory,
+                                     .memory = memory, .progress = &job->progress,
                                      .warning = options->warning,
                                      .warning_user = options->warning_user};
     gj2k_status status = parallel_pool_create(options->threads, &settings.pool, error);
@@ -585,10 +585,19 @@ static gj2k_status decode_whole_tiles(decode_job *job, gj2k_image *image, gj2k_e
 
 gj2k_status decode_job_tiles(decode_job *job, gj2k_image *image, gj2k_error *error)
 {
-    if (!decode_job_wants_strips(job))
-        return decode_whole_tiles(job, image, error);
     decode_strip_sink into_image = {.open = strip_into_image, .user = image};
-    return decode_job_strips(job, &into_image, error);
+    gj2k_status status = decode_job_wants_strips(job) ? decode_job_strips(job, &into_image, error)
+                                                      : decode_whole_tiles(job, image, error);
+    return decode_job_progress_end(job, status, error);
+}
+
+gj2k_status decode_job_progress_end(decode_job *job, gj2k_status status, gj2k_error *error)
+{
+    if (progress_meter_cancelled(&job->progress)) /* whatever the workers made of it */
+        return gj2k_fail(error, GJ2K_ERROR_CANCELLED, "decode cancelled by its progress callback");
+    if (status == GJ2K_OK)
+        progress_meter_finish(&job->progress);
+    return status;
 }
 
 /* Warns where ihdr / bpcc disagree with the codestream's SIZ (Annex
@@ -664,6 +673,12 @@ gj2k_status decode_job_open(decode_job *job, const uint8_t *data, size_t size,
         job->report.height = job->reduced.y1 - job->reduced.y0;
         job->report.num_components = job->cs->siz.num_components;
         status = check_samples(&job->cs->siz, job->reduced, options, error);
+    }
+    if (status == GJ2K_OK) { /* the samples of every component, subsampled */
+        uint64_t total = 0, w = job->report.width, h = job->report.height;
+        for (uint32_t c = 0; c < job->cs->siz.num_components; c++)
+            total += (w / job->cs->siz.components[c].dx + 1) * (h / job->cs->siz.components[c].dy + 1);
+        progress_meter_init(&job->progress, options->progress, options->progress_user, total);
     }
     return status;
 }

@@ -191,6 +191,8 @@ gj2k_status tile_blocks_decode_on_gpu(const tile_block_set *sets, size_t num_set
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "GPU Tier-1: tiles batched together must lie on the device");
     uint64_t charged = 0;
+    if (progress_meter_cancelled(settings->progress))
+        return gj2k_fail(error, GJ2K_ERROR_CANCELLED, "decode cancelled by its progress callback");
     gj2k_status status = gpu_batch_build(&g, settings->memory, &charged, error);
     if (status == GJ2K_OK && g.count != 0 && g.placed) {
         status = tier1_gpu_decode_placed(settings->tier1_gpu, g.data, g.bytes, g.segments,
@@ -205,6 +207,8 @@ gj2k_status tile_blocks_decode_on_gpu(const tile_block_set *sets, size_t num_set
         if (status == GJ2K_OK)
             status = parallel_for(settings->pool, g.count, place_on_host, &g);
     }
+    for (size_t k = 0; status == GJ2K_OK && k < g.count; k++)
+        progress_meter_add(settings->progress, (uint64_t)g.gpu_blocks[k].width * g.gpu_blocks[k].height);
     for (size_t s = 0; status == GJ2K_OK && s < num_sets; s++) {
         unsigned damaged = atomic_load(&g.damaged[s]);
         if (damaged != 0)

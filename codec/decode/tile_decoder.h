@@ -10,6 +10,7 @@
 #include "gj2k.h"
 #include "memory_budget.h"
 #include "parallel_pool.h"
+#include "progress_meter.h"
 
 typedef struct tile_decode_settings {
     unsigned reduce;      /* resolution levels discarded */
@@ -18,6 +19,7 @@ typedef struct tile_decode_settings {
     gpu_stage *gpu;       /* NULL: the inverse transforms on the CPU */
     struct tier1_gpu *tier1_gpu; /* NULL: Tier-1 on the CPU threads (tier1_gpu.h) */
     memory_budget *memory; /* the tile's planes are taken from it (NULL: no limit) */
+    progress_meter *progress; /* the code-blocks' samples as they are decoded (may be NULL) */
     gj2k_warning_fn warning;
     void *warning_user;
 } tile_decode_settings;

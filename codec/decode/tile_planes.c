@@ -124,6 +124,7 @@ typedef struct block_work {
     int32_t **coefficients;        /* TIER1_MAX_SAMPLES per worker */
     uint8_t **lowest_planes;       /* TIER1_MAX_SAMPLES per worker */
     ht_lookup *ht_lookup;          /* the HT decoder's VLC tables, shared */
+    progress_meter *progress;
     atomic_uint damaged_blocks;
 } block_work;
 
@@ -161,7 +162,11 @@ static void decode_block_data(block_work *work, size_t index, unsigned worker)
 static gj2k_status decode_block(void *context, size_t index, unsigned worker)
 {
     block_work *work = context;
+    if (progress_meter_cancelled(work->progress))
+        return GJ2K_ERROR_CANCELLED;
     decode_block_data(work, index, worker);
+    const dwt_rect r = work->blocks[work->list ? work->list[index] : index].rect;
+    progress_meter_add(work->progress, (uint64_t)(r.x1 - r.x0) * (r.y1 - r.y0));
     if (work->done != NULL)
         work->done(work->user, work->blocks[work->list ? work->list[index] : index].component);
     return GJ2K_OK;
@@ -176,7 +181,8 @@ static gj2k_status decode_blocks_on_cpu(const tier2_block *blocks, const size_t 
 {
     unsigned threads = parallel_pool_workers(settings->pool, count);
     block_work work = {.blocks = blocks, .list = list, .targets = targets, .planes = planes,
-                       .done = done, .user = user, .reduce = settings->reduce};
+                       .done = done, .user = user, .reduce = settings->reduce,
+                       .progress = settings->progress};
     atomic_init(&work.damaged_blocks, 0);
     work.workspaces = calloc(threads, sizeof *work.workspaces);
     work.coefficients = calloc(threads, sizeof *work.coefficients);

@@ -11,6 +11,7 @@
 
 #include "codestream.h"
 #include "gj2k.h"
+#include "progress_meter.h"
 
 #define ENCODE_DEFAULT_GUARD_BITS 2u
 #define ENCODE_MAX_PRECISION 24u /* deepest input: 5/3 planes and float 9/7 stay exact enough */
@@ -50,6 +51,7 @@ typedef struct encode_plan {
     bool ht_refinement;              /* HT choices with SigProp and MagRef (T.814 7.4, 7.5) */
     unsigned threads;
     uint64_t total_samples;          /* over all components */
+    progress_meter *progress;        /* the code-blocks' samples as they are coded */
 } encode_plan;
 
 /* Whether HT code-blocks (T.814) are coded at every bit-plane, for rate

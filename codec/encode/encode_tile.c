@@ -89,9 +89,12 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     block_coding *work = context;
     if (work->only != NULL)
         index = work->only[index];
+    if (progress_meter_cancelled(work->plan->progress))
+        return GJ2K_ERROR_CANCELLED;
     block_input in;
     if (!block_input_of(work, index, &in))
         return GJ2K_ERROR_DEVICE;
+    progress_meter_add(work->plan->progress, (uint64_t)in.width * in.height);
     encoded_block *eb = in.eb;
     const forward_plane *plane = in.plane;
     const int32_t *origin = in.origin;
@@ -403,6 +406,7 @@ typedef struct gpu_results {
     const uint8_t *data;
     const tier1_pass_info *passes;
     unsigned num_layers;
+    progress_meter *progress;
 } gpu_results;
 
 static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
@@ -414,6 +418,8 @@ static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
     encoded_block *eb = &part->tile->blocks[g->index[k]];
     if (r->status == GJ2K_ERROR_LIMIT) /* outgrew its room: coded on the CPU later */
         return GJ2K_OK;
+    const dwt_rect area = eb->block->rect;
+    progress_meter_add(g->progress, (uint64_t)(area.x1 - area.x0) * (area.y1 - area.y0));
     if (r->status != GJ2K_OK)
         return r->status;
     uint8_t *data = r->size ? malloc(r->size) : NULL;
@@ -475,7 +481,8 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
                                           &data, &data_size, &passes, &num_passes, error);
     if (status == GJ2K_OK) {
         gpu_results g = {.parts = parts, .part_of = part_of, .index = index, .results = results,
-                         .data = data, .passes = passes, .num_layers = plan->cod.layers};
+                         .data = data, .passes = passes, .num_layers = plan->cod.layers,
+                         .progress = plan->progress};
         status = parallel_for(pool, count, keep_gpu_block, &g);
         if (status != GJ2K_OK)
             gj2k_fail(error, status, "tile %u: code-block coding failed on the GPU (%s)",

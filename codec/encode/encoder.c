@@ -538,6 +538,10 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     gj2k_status status = encode_plan_create(image, options, format, &run.plan, error);
     if (status != GJ2K_OK)
         return status;
+    progress_meter progress;
+    progress_meter_init(&progress, options->progress, options->progress_user,
+                        run.plan.total_samples);
+    run.plan.progress = &progress;
     run.num_tiles = run.plan.siz.num_tiles;
     run.tiles = calloc(run.num_tiles, sizeof *run.tiles);
     if (run.tiles == NULL)
@@ -568,6 +572,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     gpu_stage_take_times(run.gpu.stage, phases); /* from zero */
     if (status == GJ2K_OK)
         status = encode_tiles(&run, image, error);
+    if (progress_meter_cancelled(&progress)) /* whatever the coders made of it */
+        status = gj2k_fail(error, GJ2K_ERROR_CANCELLED, "encode cancelled by its progress callback");
     gpu_stage_take_times(run.gpu.stage, phases);
     run.copies_ms = phases[GPU_PHASE_COPIES];
     for (uint32_t t = 0; t < run.num_tiles; t++) {
@@ -589,6 +595,8 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     if (status == GJ2K_OK)
         status = meet_distortion_targets(&run, out, &codestream_bytes, error);
     run.rate_ms = (now_seconds() - rating) * 1e3;
+    if (status == GJ2K_OK)
+        progress_meter_finish(&progress);
     if (status == GJ2K_OK && report != NULL)
         fill_report(&run, out->size, codestream_bytes, report);
     for (uint32_t t = 0; run.tiles != NULL && t < run.num_tiles; t++)
