@@ -598,6 +598,49 @@ GJ2K_API gj2k_status gj2k_transcode_file(const char *input, const char *output,
                                          const gj2k_transcode_options *options,
                                          gj2k_error *error);
 
+/* ------------------------------------------------------------ headers */
+
+/* What a JPEG 2000 file's headers say, read without decoding a sample
+ * (gj2k_header_read_memory): the main header's SIZ and default coding, and
+ * a JP2 file's colour. */
+typedef struct gj2k_header_component {
+    uint32_t precision;           /* bits, 1..38 */
+    bool is_signed;
+    uint32_t dx, dy;              /* subsampling on the reference grid */
+    uint32_t width, height;       /* samples, at full resolution */
+} gj2k_header_component;
+
+typedef struct gj2k_header {
+    gj2k_file_format format;      /* GJ2K_FORMAT_J2K (a bare codestream) or GJ2K_FORMAT_JP2 */
+    uint32_t x0, y0, x1, y1;      /* the image area on the reference grid */
+    uint32_t width, height;       /* x1 - x0, y1 - y0 */
+    uint32_t num_components;
+    gj2k_header_component *components; /* num_components entries */
+    gj2k_color_space color_space; /* JP2's first colr box (UNKNOWN for a codestream or an
+                                     ICC profile that is not grey) */
+    bool has_icc;                 /* that box is an ICC profile */
+    bool has_palette;             /* JP2 pclr: components map through a palette */
+    uint16_t capabilities;        /* Rsiz (T.800 Table A.10; bit 14: HTJ2K, T.814) */
+    bool ht;                      /* HT code-blocks (T.814) in the default coding */
+    bool reversible;              /* 5/3 wavelet (else 9/7) in the default coding */
+    bool mct;                     /* RCT or ICT on components 0..2 */
+    uint32_t num_resolutions;     /* decomposition levels + 1, default coding */
+    uint32_t num_layers;
+    gj2k_progression progression;
+    uint32_t code_block_width, code_block_height;
+    uint32_t tile_width, tile_height, num_tiles;
+} gj2k_header;
+
+/* Reads the headers of a codestream or JP2 file held in memory into a new
+ * *out (free with gj2k_header_free). Only the headers need be there: a file
+ * cut after its main header reads. */
+GJ2K_API gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, gj2k_header **out,
+                                             gj2k_error *error);
+/* The same from a file. */
+GJ2K_API gj2k_status gj2k_header_read_file(const char *path, gj2k_header **out,
+                                           gj2k_error *error);
+GJ2K_API void gj2k_header_free(gj2k_header *header);
+
 /* ------------------------------------------------------ build and device */
 
 /* "0.1.0" */

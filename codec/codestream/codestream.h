@@ -534,6 +534,11 @@ typedef struct j2k_codestream {
  */
 gj2k_status j2k_codestream_parse(const uint8_t *data, size_t size, gj2k_warning_fn warning,
                                  void *warning_user, j2k_codestream **out, gj2k_error *error);
+/* The main header alone (SIZ, COD, QCD, ... up to the first SOT or EOC, or
+ * the end of the data): no tiles (main_header_end set, tiles NULL). */
+gj2k_status j2k_codestream_parse_main_header(const uint8_t *data, size_t size,
+                                             gj2k_warning_fn warning, void *warning_user,
+                                             j2k_codestream **out, gj2k_error *error);
 void j2k_codestream_destroy(j2k_codestream *codestream);
 /* The tile of that index, or NULL when none of its tile-parts was found. */
 const j2k_tile *j2k_codestream_tile(const j2k_codestream *codestream, uint32_t tile_index);

@@ -286,6 +286,8 @@ static gj2k_status parse_main_header(codestream_parser *p, size_t *position)
                          "main header: SIZ must follow SOC (found 0x%04X)",
                          read_be16(p->data + pos));
     for (;;) {
+        if (p->size == pos && p->main_only)
+            break;
         if (p->size - pos < 2)
             return gj2k_fail(p->error, GJ2K_ERROR_TRUNCATED,
                              "main header: the data ends at offset %zu before any tile-part", pos);
@@ -523,8 +525,10 @@ static void parser_free(codestream_parser *p)
     free(p->parts);
 }
 
-gj2k_status j2k_codestream_parse(const uint8_t *data, size_t size, gj2k_warning_fn warning,
-                                 void *warning_user, j2k_codestream **out, gj2k_error *error)
+/* j2k_codestream_parse, or with main_only its main header alone. */
+static gj2k_status parse_codestream(const uint8_t *data, size_t size, bool main_only,
+                                    gj2k_warning_fn warning, void *warning_user,
+                                    j2k_codestream **out, gj2k_error *error)
 {
     *out = NULL;
     if (data == NULL && size > 0)
@@ -537,12 +541,13 @@ gj2k_status j2k_codestream_parse(const uint8_t *data, size_t size, gj2k_warning_
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     cs->size = size;
     codestream_parser p = {.data = data, .size = size, .warning = warning,
-                           .warning_user = warning_user, .error = error, .cs = cs};
+                           .warning_user = warning_user, .error = error, .cs = cs,
+                           .main_only = main_only};
     size_t pos = 0;
     gj2k_status status = parse_main_header(&p, &pos);
-    if (status == GJ2K_OK)
+    if (status == GJ2K_OK && !main_only)
         status = parse_tile_parts(&p, pos);
-    if (status == GJ2K_OK)
+    if (status == GJ2K_OK && !main_only)
         status = j2k_parser_assemble_tiles(&p);
     parser_free(&p);
     if (status != GJ2K_OK) {
@@ -551,6 +556,19 @@ gj2k_status j2k_codestream_parse(const uint8_t *data, size_t size, gj2k_warning_
     }
     *out = cs;
     return GJ2K_OK;
+}
+
+gj2k_status j2k_codestream_parse(const uint8_t *data, size_t size, gj2k_warning_fn warning,
+                                 void *warning_user, j2k_codestream **out, gj2k_error *error)
+{
+    return parse_codestream(data, size, false, warning, warning_user, out, error);
+}
+
+gj2k_status j2k_codestream_parse_main_header(const uint8_t *data, size_t size,
+                                             gj2k_warning_fn warning, void *warning_user,
+                                             j2k_codestream **out, gj2k_error *error)
+{
+    return parse_codestream(data, size, true, warning, warning_user, out, error);
 }
 
 void j2k_codestream_destroy(j2k_codestream *cs)

@@ -32,6 +32,7 @@ typedef struct codestream_parser {
     size_t num_tlms, tlm_capacity;
     parsed_tile_part *parts;     /* in codestream order */
     size_t num_parts, part_capacity;
+    bool main_only;              /* the main header alone: the data may end with it */
 } codestream_parser;
 
 /* Builds cs->tiles from the tile-parts read, with their packed headers,

@@ -1,0 +1,131 @@
+/* header_read.c - gj2k_header_read_memory and _file (include/gj2k.h): a
+ * file's headers without its samples. The JP2 boxes (Annex I) and the
+ * codestream's main header (Annex A: SIZ, COD) are parsed as the decoder
+ * parses them; no tile is decoded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codestream.h"
+#include "error.h"
+#include "gj2k.h"
+#include "image_formats.h" /* file_read_all */
+#include "jp2_file.h"
+
+/* The colour of a JP2 file's first colr box (I.5.3.3). */
+static void read_color(const jp2_file *jp2, gj2k_header *h)
+{
+    h->has_palette = jp2->has_palette;
+    if (jp2->num_colors == 0)
+        return;
+    const jp2_color_spec *spec = &jp2->colors[0];
+    if (spec->method == JP2_COLOR_METHOD_ENUMERATED) {
+        h->color_space = spec->enumerated == JP2_ENUM_SRGB       ? GJ2K_COLOR_SRGB
+                         : spec->enumerated == JP2_ENUM_GREYSCALE ? GJ2K_COLOR_GRAY
+                         : spec->enumerated == JP2_ENUM_SYCC      ? GJ2K_COLOR_SYCC
+                         : spec->enumerated == JP2_ENUM_ESYCC     ? GJ2K_COLOR_ESYCC
+                                                                  : GJ2K_COLOR_UNKNOWN;
+        return;
+    }
+    h->has_icc = spec->icc_profile != NULL;
+    /* ICC.1 header: the data colour space signature at bytes 16..19 */
+    if (h->has_icc && spec->icc_profile_size >= 20 && memcmp(spec->icc_profile + 16, "GRAY", 4) == 0)
+        h->color_space = GJ2K_COLOR_GRAY;
+}
+
+/* The codestream's SIZ and default coding into h. */
+static gj2k_status read_codestream(const j2k_codestream *cs, gj2k_header *h, gj2k_error *error)
+{
+    const j2k_siz *siz = &cs->siz;
+    h->x0 = siz->image_x0, h->y0 = siz->image_y0, h->x1 = siz->image_x1, h->y1 = siz->image_y1;
+    h->width = h->x1 - h->x0, h->height = h->y1 - h->y0;
+    h->num_components = siz->num_components;
+    h->components = calloc(siz->num_components, sizeof *h->components);
+    if (h->components == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t c = 0; c < siz->num_components; c++) {
+        const j2k_component_size *s = &siz->components[c];
+        gj2k_header_component *out = &h->components[c];
+        out->precision = s->precision;
+        out->is_signed = s->is_signed;
+        out->dx = s->dx, out->dy = s->dy;
+        /* eq. B-2: ceil(x1 / dx) - ceil(x0 / dx) */
+        out->width = (uint32_t)(((uint64_t)h->x1 + s->dx - 1) / s->dx - ((uint64_t)h->x0 + s->dx - 1) / s->dx);
+        out->height = (uint32_t)(((uint64_t)h->y1 + s->dy - 1) / s->dy - ((uint64_t)h->y0 + s->dy - 1) / s->dy);
+    }
+    const j2k_cod *cod = cs->main_header.cod;
+    h->capabilities = siz->capabilities;
+    h->ht = (cod->coding.code_block_style & J2K_CBLK_HT) != 0;
+    h->reversible = cod->coding.transform == J2K_TRANSFORM_53;
+    h->mct = cod->mct != 0;
+    h->num_resolutions = cod->coding.levels + 1u;
+    h->num_layers = cod->layers;
+    h->progression = (gj2k_progression)cod->progression;
+    h->code_block_width = 1u << cod->coding.code_block_width_log2;
+    h->code_block_height = 1u << cod->coding.code_block_height_log2;
+    h->tile_width = siz->tile_width, h->tile_height = siz->tile_height;
+    h->num_tiles = siz->num_tiles;
+    return GJ2K_OK;
+}
+
+gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, gj2k_header **out,
+                                    gj2k_error *error)
+{
+    *out = NULL;
+    gj2k_header *h = calloc(1, sizeof *h);
+    if (h == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    h->format = gj2k_format_from_signature(data, size);
+    const uint8_t *codestream = data;
+    size_t codestream_size = size;
+    jp2_file jp2 = {0};
+    gj2k_status status = GJ2K_OK;
+    if (h->format == GJ2K_FORMAT_JP2) {
+        status = jp2_file_read(data, size, &jp2, NULL, NULL, error);
+        if (status == GJ2K_OK) {
+            read_color(&jp2, h);
+            codestream = data + jp2.codestream_offset;
+            codestream_size = (size_t)jp2.codestream_length;
+        }
+    } else if (h->format != GJ2K_FORMAT_J2K) {
+        status = gj2k_fail(error, GJ2K_ERROR_MALFORMED,
+                           "not a JPEG 2000 file: neither a JP2 signature nor a codestream's SOC");
+    }
+    j2k_codestream *cs = NULL;
+    if (status == GJ2K_OK) /* its warnings are the decoder's to give */
+        status = j2k_codestream_parse_main_header(codestream, codestream_size, NULL, NULL, &cs,
+                                                  error);
+    if (status == GJ2K_OK)
+        status = read_codestream(cs, h, error);
+    j2k_codestream_destroy(cs);
+    jp2_file_free(&jp2);
+    if (status != GJ2K_OK) {
+        gj2k_header_free(h);
+        return status;
+    }
+    *out = h;
+    return GJ2K_OK;
+}
+
+gj2k_status gj2k_header_read_file(const char *path, gj2k_header **out, gj2k_error *error)
+{
+    *out = NULL;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_status status = file_read_all(path, &data, &size, error);
+    if (status == GJ2K_OK)
+        status = gj2k_header_read_memory(data, size, out, error);
+    free(data);
+    if (status != GJ2K_OK && error != NULL && strstr(error->message, path) == NULL) {
+        gj2k_error named = *error;
+        gj2k_fail(error, status, "%s: %s", path, named.message);
+    }
+    return status;
+}
+
+void gj2k_header_free(gj2k_header *header)
+{
+    if (header == NULL)
+        return;
+    free(header->components);
+    free(header);
+}
