@@ -1,5 +1,7 @@
 /* consumer.c - a program built against an installed gj2k: creates an image,
- * writes it as PGM in memory, reads it back and checks one sample. */
+ * writes it as PGM in memory and reads it back, encodes it, reads the
+ * codestream's header and decodes it, and probes for a GPU (which, in a
+ * CUDA build, needs the CUDA runtime linked in). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,22 +10,34 @@
 int main(void)
 {
     gj2k_component_info info = {.dx = 1, .dy = 1, .precision = 8};
-    gj2k_image *image, *back;
+    gj2k_image *image, *back, *decoded = NULL;
+    gj2k_header *header = NULL;
     gj2k_error error;
     if (gj2k_image_create(&image, 0, 0, 4, 3, 1, &info, &error) != GJ2K_OK)
         return 1;
     image->components[0].samples[5] = 200;
-    uint8_t *data;
-    size_t size;
+    uint8_t *data, *codestream;
+    size_t size, codestream_size;
+    gj2k_decode_options decode = {.device = GJ2K_DEVICE_CPU};
     if (gj2k_image_write_memory(image, GJ2K_FORMAT_PNM, NULL, &data, &size, &error) != GJ2K_OK ||
-        gj2k_image_read_memory(data, size, GJ2K_FORMAT_UNKNOWN, NULL, &back, &error) != GJ2K_OK) {
+        gj2k_image_read_memory(data, size, GJ2K_FORMAT_UNKNOWN, NULL, &back, &error) != GJ2K_OK ||
+        gj2k_encode_memory(image, NULL, &codestream, &codestream_size, NULL, &error) != GJ2K_OK ||
+        gj2k_header_read_memory(codestream, codestream_size, &header, &error) != GJ2K_OK ||
+        gj2k_decode_memory(codestream, codestream_size, &decode, &decoded, &error) != GJ2K_OK) {
         fprintf(stderr, "consumer: %s\n", error.message);
         return 1;
     }
-    int ok = back->components[0].samples[5] == 200;
-    printf("gj2k %s: %s\n", gj2k_version_string(), ok ? "ok" : "wrong sample");
+    gj2k_device_info device;
+    gj2k_device_probe(&device);
+    int ok = back->components[0].samples[5] == 200 && decoded->components[0].samples[5] == 200 &&
+             header->width == 4 && header->height == 3;
+    printf("gj2k %s (%d GPUs): %s\n", gj2k_version_string(), device.device_count,
+           ok ? "ok" : "wrong");
     free(data);
+    free(codestream);
+    gj2k_header_free(header);
     gj2k_image_destroy(image);
     gj2k_image_destroy(back);
+    gj2k_image_destroy(decoded);
     return ok ? 0 : 1;
 }
