@@ -364,6 +364,23 @@ GJ2K_API gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size,
 GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options,
                                       gj2k_image **out, gj2k_error *error);
 
+/* A source of bytes for gj2k_decode_stream: `read` fills up to `size`
+ * bytes of `buffer` and returns how many (0 at the end, -1 on failure);
+ * `seek`, when not NULL, is asked first to go to offset 0, so that a
+ * stream handed over part-way is decoded from its start. */
+typedef struct gj2k_reader {
+    int64_t (*read)(void *user, uint8_t *buffer, size_t size);
+    bool (*seek)(void *user, uint64_t offset);
+    void *user;
+} gj2k_reader;
+
+/* Decodes what `reader` gives (a codestream or JP2 file), read whole first
+ * and held in memory: at most options->max_memory bytes of it (0: half
+ * the machine's memory), more is refused with GJ2K_ERROR_LIMIT. */
+GJ2K_API gj2k_status gj2k_decode_stream(const gj2k_reader *reader,
+                                        const gj2k_decode_options *options, gj2k_image **out,
+                                        gj2k_error *error);
+
 /*
  * Decodes a JPEG 2000 file to an image file (gj2k_image_write_file's
  * formats and naming). Where the output can be written row by row (PNM of
@@ -511,6 +528,20 @@ GJ2K_API gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_enco
 GJ2K_API gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
                                       const gj2k_encode_options *options,
                                       gj2k_encode_report *report, gj2k_error *error);
+
+/* A sink of bytes for gj2k_encode_stream: `write` takes all `size` bytes
+ * of `data` or returns false. */
+typedef struct gj2k_writer {
+    bool (*write)(void *user, const uint8_t *data, size_t size);
+    void *user;
+} gj2k_writer;
+
+/* Encodes as gj2k_encode_memory does (options->format: J2K or JP2) and
+ * hands the result to `writer`, in pieces of at most 1 MiB; nothing is
+ * written when the encode fails. */
+GJ2K_API gj2k_status gj2k_encode_stream(const gj2k_image *image, const gj2k_encode_options *options,
+                                        const gj2k_writer *writer, gj2k_encode_report *report,
+                                        gj2k_error *error);
 
 /* --------------------------------------------------------- transcoding */
 

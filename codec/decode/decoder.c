@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_buffer.h"
 #include "clock.h"
 #include "codestream.h"
 #include "dwt.h"
@@ -739,5 +740,43 @@ gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *option
     }
     status = gj2k_decode_memory(data, size, options, out, error);
     free(data);
+    return status;
+}
+
+gj2k_status gj2k_decode_stream(const gj2k_reader *reader, const gj2k_decode_options *options,
+                               gj2k_image **out, gj2k_error *error)
+{
+    *out = NULL;
+    if (reader == NULL || reader->read == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "decode: no reader");
+    if (reader->seek != NULL && !reader->seek(reader->user, 0))
+        return gj2k_fail(error, GJ2K_ERROR_IO, "decode: the reader cannot go to its start");
+    uint64_t most = options != NULL && options->max_memory ? options->max_memory
+                                                           : memory_default_limit();
+    byte_buffer held = {0};
+    gj2k_status status = GJ2K_OK;
+    for (;;) {
+        if (!byte_buffer_reserve(&held, 1 << 16)) {
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "decode: out of memory for the stream");
+            break;
+        }
+        int64_t got = reader->read(reader->user, held.data + held.size, held.capacity - held.size);
+        if (got < 0 || (uint64_t)got > held.capacity - held.size) {
+            status = gj2k_fail(error, GJ2K_ERROR_IO, "decode: the reader failed after %zu bytes",
+                               held.size);
+            break;
+        }
+        if (got == 0)
+            break;
+        held.size += (size_t)got;
+        if (held.size > most) {
+            status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "decode: the stream passes %llu bytes "
+                               "(--max-memory)", (unsigned long long)most);
+            break;
+        }
+    }
+    if (status == GJ2K_OK)
+        status = gj2k_decode_memory(held.data, held.size, options, out, error);
+    byte_buffer_free(&held);
     return status;
 }

@@ -656,3 +656,23 @@ gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
     free(data);
     return status;
 }
+
+gj2k_status gj2k_encode_stream(const gj2k_image *image, const gj2k_encode_options *options,
+                               const gj2k_writer *writer, gj2k_encode_report *report,
+                               gj2k_error *error)
+{
+    if (writer == NULL || writer->write == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no writer");
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_status status = gj2k_encode_memory(image, options, &data, &size, report, error);
+    for (size_t at = 0; status == GJ2K_OK && at < size;) {
+        size_t piece = size - at < ((size_t)1 << 20) ? size - at : (size_t)1 << 20;
+        if (!writer->write(writer->user, data + at, piece))
+            status = gj2k_fail(error, GJ2K_ERROR_IO, "encode: the writer refused %zu bytes at %zu",
+                               piece, at);
+        at += piece;
+    }
+    free(data);
+    return status;
+}
