@@ -51,6 +51,9 @@ static void print_text(const char *path, gj2k_file_format format, const gj2k_ima
     }
     if (image->icc_profile_size)
         printf("  ICC profile %zu bytes\n", image->icc_profile_size);
+    if (image->xmp_size || image->exif_size || image->iptc_size)
+        printf("  metadata    XMP %zu bytes, EXIF %zu bytes, IPTC %zu bytes\n", image->xmp_size,
+               image->exif_size, image->iptc_size);
     if (image->resolution_x > 0)
         printf("  resolution  %.2f x %.2f pixels per metre (%.1f x %.1f dpi)\n",
                image->resolution_x, image->resolution_y, image->resolution_x * 0.0254,
@@ -63,10 +66,11 @@ static void print_json(const char *path, gj2k_file_format format, const gj2k_ima
     print_json_string(path, strlen(path), false);
     printf(", \"format\": \"%s\", \"width\": %u, \"height\": %u, \"x0\": %u, \"y0\": %u, "
            "\"colour\": \"%s\", \"icc_profile_bytes\": %zu, \"resolution_ppm\": [%.4f, %.4f], "
-           "\"components\": [",
+           "\"metadata_bytes\": {\"xmp\": %zu, \"exif\": %zu, \"iptc\": %zu}, \"components\": [",
            gj2k_format_name(format), image->x1 - image->x0, image->y1 - image->y0, image->x0,
            image->y0, color_space_name(image->color_space), image->icc_profile_size,
-           image->resolution_x, image->resolution_y);
+           image->resolution_x, image->resolution_y, image->xmp_size, image->exif_size,
+           image->iptc_size);
     for (uint32_t c = 0; c < image->num_components; c++) {
         const gj2k_component *comp = &image->components[c];
         printf("%s{\"width\": %u, \"height\": %u, \"precision\": %u, \"signed\": %s, "

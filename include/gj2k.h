@@ -120,7 +120,22 @@ typedef struct gj2k_image {
     size_t icc_profile_size;
     double resolution_x;      /* pixels per metre; 0 when unknown */
     double resolution_y;
+    /* Metadata carried between files as it came, unparsed, or NULL
+     * (gj2k_image_set_metadata): JP2 keeps each in a uuid box, PNG the XMP
+     * in an iTXt chunk and EXIF in eXIf, TIFF the XMP and IPTC in their tags. */
+    uint8_t *xmp;             /* an XMP packet (XML, UTF-8) */
+    size_t xmp_size;
+    uint8_t *exif;            /* EXIF as a TIFF structure ("II*\0" or "MM\0*" first) */
+    size_t exif_size;
+    uint8_t *iptc;            /* IPTC-IIM records */
+    size_t iptc_size;
 } gj2k_image;
+
+typedef enum gj2k_metadata {
+    GJ2K_METADATA_XMP = 0,
+    GJ2K_METADATA_EXIF,
+    GJ2K_METADATA_IPTC
+} gj2k_metadata;
 
 /* The per-component parameters that gj2k_image_create needs. */
 typedef struct gj2k_component_info {
@@ -144,6 +159,11 @@ GJ2K_API void gj2k_image_destroy(gj2k_image *image);
 /* Replaces the image's ICC profile with a copy of `data` (size 0 clears it). */
 GJ2K_API gj2k_status gj2k_image_set_icc_profile(gj2k_image *image, const uint8_t *data,
                                                 size_t size, gj2k_error *error);
+
+/* Replaces one kind of the image's metadata with a copy of `data` (size 0
+ * clears it). */
+GJ2K_API gj2k_status gj2k_image_set_metadata(gj2k_image *image, gj2k_metadata kind,
+                                             const uint8_t *data, size_t size, gj2k_error *error);
 
 /* True when every component has the same size, subsampling 1x1 and <= 31 bits. */
 GJ2K_API bool gj2k_image_is_uniform(const gj2k_image *image);

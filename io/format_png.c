@@ -36,7 +36,11 @@ typedef struct png_context {
     byte_buffer *out;
     const gj2k_image *source;
     uint8_t *row;
+    char *xmp_text;        /* the XMP packet, NUL-terminated, for its iTXt chunk */
 } png_context;
+
+/* The iTXt keyword of an XMP packet (XMP Specification Part 3, 1.1.5). */
+#define PNG_XMP_KEYWORD "XML:com.adobe.xmp"
 
 static void on_png_error(png_structp png, png_const_charp message)
 {
@@ -248,6 +252,22 @@ static gj2k_status read_body(png_context *context, gj2k_error *error)
         image->resolution_x = res_x;
         image->resolution_y = res_y;
     }
+    png_textp texts;
+    int num_texts = 0;
+    png_get_text(png, info, &texts, &num_texts);
+    for (int i = 0; i < num_texts && image->xmp == NULL; i++)
+        if (strcmp(texts[i].key, PNG_XMP_KEYWORD) == 0 && texts[i].text != NULL) {
+            size_t length = texts[i].compression >= PNG_ITXT_COMPRESSION_NONE
+                                ? texts[i].itxt_length : texts[i].text_length;
+            status = gj2k_image_set_metadata(image, GJ2K_METADATA_XMP,
+                                             (const uint8_t *)texts[i].text, length, error);
+            if (status != GJ2K_OK)
+                return status;
+        }
+    png_uint_32 exif_size = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_size, &exif) != 0 && exif != NULL && exif_size > 0)
+        return gj2k_image_set_metadata(image, GJ2K_METADATA_EXIF, exif, exif_size, error);
     return GJ2K_OK;
 }
 
@@ -390,6 +410,13 @@ static void write_body(png_context *context, unsigned depth, size_t *clamped)
         image->resolution_x < PNG_UINT_31_MAX && image->resolution_y < PNG_UINT_31_MAX)
         png_set_pHYs(png, info, (png_uint_32)(image->resolution_x + 0.5),
                      (png_uint_32)(image->resolution_y + 0.5), PNG_RESOLUTION_METER);
+    if (context->xmp_text != NULL) {
+        png_text text = {.compression = PNG_ITXT_COMPRESSION_NONE, .key = PNG_XMP_KEYWORD,
+                         .text = context->xmp_text, .itxt_length = strlen(context->xmp_text)};
+        png_set_text(png, info, &text, 1);
+    }
+    if (image->exif != NULL && image->exif_size > 0 && image->exif_size <= PNG_UINT_31_MAX)
+        png_set_eXIf_1(png, info, (png_uint_32)image->exif_size, image->exif);
     png_write_info(png, info);
 
     for (uint32_t y = 0; y < height; y++) {
@@ -458,8 +485,20 @@ gj2k_status png_write(const gj2k_image *image, const gj2k_write_options *options
 
     png_context context = {.warning = options->warning, .warning_user = options->warning_user,
                            .out = out, .source = image};
+    if (image->iptc != NULL)
+        gj2k_warn(options->warning, options->warning_user,
+                  "PNG: IPTC metadata has no PNG chunk; it is left out (JP2 and TIFF keep it)");
     size_t row_bytes = (size_t)width * image->num_components * (depth == 16 ? 2 : 1);
     context.row = malloc(row_bytes);
+    if (image->xmp != NULL && image->xmp_size > 0) { /* its text, NUL-terminated */
+        context.xmp_text = malloc(image->xmp_size + 1);
+        if (context.xmp_text == NULL) {
+            free(context.row);
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNG: out of memory");
+        }
+        memcpy(context.xmp_text, image->xmp, image->xmp_size);
+        context.xmp_text[image->xmp_size] = '\0';
+    }
     context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_png_error,
                                           on_png_warning);
     if (context.png != NULL)
@@ -467,6 +506,7 @@ gj2k_status png_write(const gj2k_image *image, const gj2k_write_options *options
     if (context.info == NULL || context.row == NULL) {
         png_destroy_write_struct(&context.png, NULL);
         free(context.row);
+        free(context.xmp_text);
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "PNG: out of memory");
     }
     png_set_write_fn(context.png, &context, write_to_buffer, flush_nothing);
@@ -477,6 +517,7 @@ gj2k_status png_write(const gj2k_image *image, const gj2k_write_options *options
     bool written = write_guarded(&context, depth, &clamped);
     png_destroy_write_struct(&context.png, &context.info);
     free(context.row);
+    free(context.xmp_text);
     if (!written)
         return gj2k_fail(error, out->failed ? GJ2K_ERROR_OUT_OF_MEMORY
                                             : GJ2K_ERROR_INVALID_ARGUMENT,

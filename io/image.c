@@ -121,6 +121,9 @@ void gj2k_image_destroy(gj2k_image *image)
     }
     free(image->components);
     free(image->icc_profile);
+    free(image->xmp);
+    free(image->exif);
+    free(image->iptc);
     free(image);
 }
 
@@ -137,6 +140,31 @@ gj2k_status gj2k_image_set_icc_profile(gj2k_image *image, const uint8_t *data, s
     free(image->icc_profile);
     image->icc_profile = copy;
     image->icc_profile_size = size;
+    return GJ2K_OK;
+}
+
+gj2k_status gj2k_image_set_metadata(gj2k_image *image, gj2k_metadata kind, const uint8_t *data,
+                                    size_t size, gj2k_error *error)
+{
+    uint8_t **held = kind == GJ2K_METADATA_XMP    ? &image->xmp
+                     : kind == GJ2K_METADATA_EXIF ? &image->exif
+                     : kind == GJ2K_METADATA_IPTC ? &image->iptc
+                                                  : NULL;
+    size_t *held_size = kind == GJ2K_METADATA_XMP    ? &image->xmp_size
+                        : kind == GJ2K_METADATA_EXIF ? &image->exif_size
+                                                     : &image->iptc_size;
+    if (held == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "unknown metadata kind %d", (int)kind);
+    uint8_t *copy = NULL;
+    if (size > 0) {
+        copy = malloc(size);
+        if (copy == NULL)
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for metadata");
+        memcpy(copy, data, size);
+    }
+    free(*held);
+    *held = copy;
+    *held_size = size;
     return GJ2K_OK;
 }
 

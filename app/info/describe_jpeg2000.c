@@ -65,6 +65,10 @@ static void print_jp2_text(const jp2_file *jp2)
     if (jp2->has_display_resolution &&
         jp2_resolution_to_ppm(&jp2->display_resolution, &vertical, &horizontal))
         printf("  resd: %.2f x %.2f pixels per metre\n", horizontal, vertical);
+    static const char *const kinds[JP2_METADATA_KINDS] = {"XMP", "EXIF", "IPTC"};
+    for (int k = 0; k < JP2_METADATA_KINDS; k++)
+        if (jp2->metadata[k] != NULL)
+            printf("  uuid: %s, %zu bytes\n", kinds[k], jp2->metadata_size[k]);
     printf("  jp2c: codestream of %llu bytes at offset %llu\n",
            (unsigned long long)jp2->codestream_length, (unsigned long long)jp2->codestream_offset);
 }
@@ -99,7 +103,10 @@ static void print_json_jp2(const jp2_file *jp2)
     for (uint32_t i = 0; i < jp2->num_channels; i++)
         printf("%s{\"channel\": %u, \"type\": %u, \"association\": %u}", i ? ", " : "",
                jp2->channels[i].channel, jp2->channels[i].type, jp2->channels[i].association);
-    printf("], \"codestream_offset\": %llu, \"codestream_length\": %llu}, ",
+    printf("], \"metadata_bytes\": {\"xmp\": %zu, \"exif\": %zu, \"iptc\": %zu}",
+           jp2->metadata_size[GJ2K_METADATA_XMP], jp2->metadata_size[GJ2K_METADATA_EXIF],
+           jp2->metadata_size[GJ2K_METADATA_IPTC]);
+    printf(", \"codestream_offset\": %llu, \"codestream_length\": %llu}, ",
            (unsigned long long)jp2->codestream_offset, (unsigned long long)jp2->codestream_length);
 }
 

@@ -152,5 +152,10 @@ gj2k_status decode_render(gj2k_image *image, const jp2_file *jp2,
     if (status == GJ2K_OK && options->precision != 0)
         status = counted(memory, full_size_bytes(image, n, 8), "the change of precision",
                          precision_step, image, &job, error);
+    /* The JP2 file's metadata (uuid boxes) go with the image, raw components or not. */
+    for (int k = 0; k < JP2_METADATA_KINDS && jp2 != NULL && status == GJ2K_OK; k++)
+        if (jp2->metadata[k] != NULL)
+            status = gj2k_image_set_metadata(image, (gj2k_metadata)k, jp2->metadata[k],
+                                             jp2->metadata_size[k], error);
     return status;
 }

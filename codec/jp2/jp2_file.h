@@ -28,9 +28,16 @@
 #define JP2_BOX_CAPTURE_RESOLUTION JP2_FOURCC('r', 'e', 's', 'c')
 #define JP2_BOX_DISPLAY_RESOLUTION JP2_FOURCC('r', 'e', 's', 'd')
 #define JP2_BOX_CODESTREAM JP2_FOURCC('j', 'p', '2', 'c')
+#define JP2_BOX_UUID JP2_FOURCC('u', 'u', 'i', 'd')  /* Annex I.7.2 */
 #define JP2_BRAND_JP2 JP2_FOURCC('j', 'p', '2', ' ')
 #define JP2_BRAND_JPH JP2_FOURCC('j', 'p', 'h', ' ') /* JPH (T.814 Annex D): read as JP2 */
 #define JP2_SIGNATURE_CONTENT 0x0D0A870Au
+
+/* The uuid boxes of metadata, as exiftool and Exiv2 write them: XMP,
+ * EXIF (the UUID spells "JpgTiffExif->JP2"; a TIFF structure follows,
+ * sometimes after "Exif\0\0"), IPTC-IIM; indexed by gj2k_metadata. */
+#define JP2_METADATA_KINDS 3
+extern const uint8_t jp2_metadata_uuids[JP2_METADATA_KINDS][16];
 
 /* colr METH (Annex I.5.3.3; 3 and 4 from T.801 JPX). */
 #define JP2_COLOR_METHOD_ENUMERATED 1
@@ -131,6 +138,11 @@ typedef struct jp2_file {
 
     bool has_capture_resolution, has_display_resolution;
     jp2_resolution capture_resolution, display_resolution;
+
+    /* Metadata in uuid boxes (I.7.2), by gj2k_metadata: the first box of
+     * each kind (owned), as gj2k_image holds it. */
+    uint8_t *metadata[JP2_METADATA_KINDS];
+    size_t metadata_size[JP2_METADATA_KINDS];
 
     /* The first jp2c box's contents, as an offset into the file. */
     uint64_t codestream_offset, codestream_length;

@@ -586,6 +586,31 @@ static gj2k_status read_preamble(const jp2_reader *r, size_t *position)
     return read_file_type(r, &box);
 }
 
+/* A uuid box (I.7.2) of metadata gj2k carries: the first of each kind is
+ * kept; others, and other UUIDs, are not needed to render. */
+static gj2k_status read_metadata(const jp2_reader *r, const jp2_box *box)
+{
+    if (box->content_size < 16)
+        return GJ2K_OK;
+    const uint8_t *p = r->data + box->content;
+    for (int k = 0; k < JP2_METADATA_KINDS; k++) {
+        if (memcmp(p, jp2_metadata_uuids[k], 16) != 0 || r->out->metadata[k] != NULL)
+            continue;
+        const uint8_t *data = p + 16;
+        size_t size = box->content_size - 16;
+        if (k == GJ2K_METADATA_EXIF && size >= 6 && memcmp(data, "Exif\0\0", 6) == 0)
+            data += 6, size -= 6; /* the JPEG APP1 header some writers keep */
+        if (size == 0)
+            return GJ2K_OK;
+        r->out->metadata[k] = malloc(size);
+        if (r->out->metadata[k] == NULL)
+            return gj2k_fail(r->error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory");
+        memcpy(r->out->metadata[k], data, size);
+        r->out->metadata_size[k] = size;
+    }
+    return GJ2K_OK;
+}
+
 static gj2k_status read_file(const jp2_reader *r)
 {
     size_t at = 0;
@@ -635,7 +660,11 @@ static gj2k_status read_file(const jp2_reader *r)
             gj2k_warn(r->warning, r->warning_user, "JP2: repeated %s box ignored",
                       fourcc_name(box.type).text);
             break;
-        default: break; /* xml, uuid, jp2i, uinf, rreq...: not needed to render */
+        case JP2_BOX_UUID:
+            if ((status = read_metadata(r, &box)) != GJ2K_OK)
+                return status;
+            break;
+        default: break; /* xml, jp2i, uinf, rreq...: not needed to render */
         }
     }
     if (!have_header)
@@ -672,6 +701,8 @@ void jp2_file_free(jp2_file *file)
     free(file->palette.values);
     free(file->mappings);
     free(file->channels);
+    for (int k = 0; k < JP2_METADATA_KINDS; k++)
+        free(file->metadata[k]);
     *file = (jp2_file){0};
 }
 

@@ -263,6 +263,20 @@ static gj2k_status describe(jp2_file *out, const gj2k_image *image, gj2k_error *
     double horizontal = image->resolution_x > 0 ? image->resolution_x : image->resolution_y;
     out->has_display_resolution =
         jp2_resolution_from_ppm(vertical, horizontal, &out->display_resolution);
+    const uint8_t *metadata[JP2_METADATA_KINDS] = {image->xmp, image->exif, image->iptc};
+    const size_t sizes[JP2_METADATA_KINDS] = {image->xmp_size, image->exif_size, image->iptc_size};
+    for (int k = 0; k < JP2_METADATA_KINDS; k++) {
+        if (metadata[k] == NULL || sizes[k] == 0)
+            continue;
+        if (sizes[k] > UINT32_MAX - 64)
+            return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
+                             "JP2: metadata of %zu bytes does not fit a uuid box", sizes[k]);
+        out->metadata[k] = malloc(sizes[k]);
+        if (out->metadata[k] == NULL)
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "JP2: out of memory for metadata");
+        memcpy(out->metadata[k], metadata[k], sizes[k]);
+        out->metadata_size[k] = sizes[k];
+    }
     return GJ2K_OK;
 }
 
@@ -505,6 +519,14 @@ gj2k_status jp2_file_write(const jp2_file *file, const uint8_t *codestream,
     byte_buffer_put_u32_be(out, JP2_SIGNATURE_CONTENT);
     write_file_type(out, file, jp2_codestream_is_htj2k(codestream, codestream_size));
     write_header(out, file);
+    for (int k = 0; k < JP2_METADATA_KINDS; k++) { /* uuid boxes (I.7.2) before the codestream */
+        if (file->metadata[k] == NULL)
+            continue;
+        size_t box = begin_box(out, JP2_BOX_UUID);
+        byte_buffer_append(out, jp2_metadata_uuids[k], 16);
+        byte_buffer_append(out, file->metadata[k], file->metadata_size[k]);
+        end_box(out, box);
+    }
     jp2_write_codestream_box(out, codestream, codestream_size);
     if (out->failed) {
         out->size = start < out->size ? start : out->size;
