@@ -245,6 +245,12 @@ static gj2k_status read_body(png_context *context, gj2k_error *error)
         if (status != GJ2K_OK)
             return status;
     }
+    /* gAMA and cHRM describe a colour space JP2 names only by an ICC profile
+     * (none is made from them): said, unless iCCP or sRGB says it already */
+    if (png_get_valid(png, info, PNG_INFO_gAMA | PNG_INFO_cHRM) != 0 &&
+        png_get_valid(png, info, PNG_INFO_iCCP | PNG_INFO_sRGB) == 0)
+        gj2k_warn(context->warning, context->warning_user,
+                  "PNG: gAMA/cHRM are not carried; the image is taken as sRGB");
     png_uint_32 res_x, res_y; /* pHYs (11.3.5.3) in pixels per metre only */
     int unit;
     if (png_get_pHYs(png, info, &res_x, &res_y, &unit) != 0 && unit == PNG_RESOLUTION_METER &&
