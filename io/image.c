@@ -127,20 +127,28 @@ void gj2k_image_destroy(gj2k_image *image)
     free(image);
 }
 
-gj2k_status gj2k_image_set_icc_profile(gj2k_image *image, const uint8_t *data, size_t size,
-                                       gj2k_error *error)
+/* *held (of *held_size bytes) replaced by a copy of data (size 0: none). */
+static gj2k_status replace_with_copy(uint8_t **held, size_t *held_size, const uint8_t *data,
+                                     size_t size, const char *what, gj2k_error *error)
 {
     uint8_t *copy = NULL;
     if (size > 0) {
         copy = malloc(size);
         if (copy == NULL)
-            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for the ICC profile");
+            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for %s", what);
         memcpy(copy, data, size);
     }
-    free(image->icc_profile);
-    image->icc_profile = copy;
-    image->icc_profile_size = size;
+    free(*held);
+    *held = copy;
+    *held_size = size;
     return GJ2K_OK;
+}
+
+gj2k_status gj2k_image_set_icc_profile(gj2k_image *image, const uint8_t *data, size_t size,
+                                       gj2k_error *error)
+{
+    return replace_with_copy(&image->icc_profile, &image->icc_profile_size, data, size,
+                             "the ICC profile", error);
 }
 
 gj2k_status gj2k_image_set_metadata(gj2k_image *image, gj2k_metadata kind, const uint8_t *data,
@@ -155,17 +163,7 @@ gj2k_status gj2k_image_set_metadata(gj2k_image *image, gj2k_metadata kind, const
                                                      : &image->iptc_size;
     if (held == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "unknown metadata kind %d", (int)kind);
-    uint8_t *copy = NULL;
-    if (size > 0) {
-        copy = malloc(size);
-        if (copy == NULL)
-            return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for metadata");
-        memcpy(copy, data, size);
-    }
-    free(*held);
-    *held = copy;
-    *held_size = size;
-    return GJ2K_OK;
+    return replace_with_copy(held, held_size, data, size, "metadata", error);
 }
 
 bool gj2k_image_is_uniform(const gj2k_image *image)

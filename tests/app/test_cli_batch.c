@@ -86,6 +86,20 @@ static uint8_t *contents(const char *name, size_t *size)
     return data;
 }
 
+/* A file of the test's directory as a NUL-terminated string (free it), or NULL. */
+static char *text_of(const char *name)
+{
+    size_t size = 0;
+    uint8_t *data = contents(name, &size);
+    char *text = data != NULL ? realloc(data, size + 1) : NULL;
+    if (text == NULL) {
+        free(data);
+        return NULL;
+    }
+    text[size] = '\0';
+    return text;
+}
+
 static bool same_bytes(const char *a, const char *b)
 {
     size_t na = 0, nb = 0;
@@ -123,12 +137,8 @@ static void test_directory_round_trip(void)
     CHECK(encoded_as("out/sub/c.j2k", c));
     CHECK(!exists("out/broken.j2k"));
     CHECK(!exists("out/notes.j2k"));
-    size_t size = 0;
-    uint8_t *report = contents("r.jsonl", &size);
-    REQUIRE(report != NULL);
-    char *text = realloc(report, size + 1);
+    char *text = text_of("r.jsonl");
     REQUIRE(text != NULL);
-    text[size] = '\0';
     CHECK_EQ(count_lines(text), 4);
     CHECK(strstr(text, "\"status\":\"failed\"") != NULL);
     CHECK(strstr(text, "broken.ppm") != NULL);
@@ -375,12 +385,8 @@ static void test_devices_shared_out(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    size_t size = 0;
-    uint8_t *report = contents("gpus.jsonl", &size);
-    REQUIRE(report != NULL);
-    char *text = realloc(report, size + 1);
+    char *text = text_of("gpus.jsonl");
     REQUIRE(text != NULL);
-    text[size] = '\0';
     char field[32];
     for (unsigned g = 0; g < count && g < 2; g++) { /* 2 jobs a GPU: each takes files */
         snprintf(field, sizeof field, "\"gpu\":%u", g);
