@@ -38,6 +38,8 @@ const option_spec encode_options[] = {
     {"-EPH", NULL, "an end-of-packet-header marker after each packet header"},
     {"-PLT", NULL, "packet lengths in each tile-part header"},
     {"-TLM", NULL, "tile-part lengths in the main header"},
+    {"-TP", "R|L|C",
+     "tile-parts: a new one at each resolution, layer or component of the progression"},
     {"-I", NULL, "irreversible: 9/7 wavelet and ICT (lossy)"},
     {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
@@ -411,6 +413,13 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
     o->use_eph = options_has(parsed, "-EPH");
     o->use_plt = options_has(parsed, "-PLT");
     o->use_tlm = options_has(parsed, "-TLM");
+    if ((text = options_get(parsed, "-TP")) != NULL) {
+        if (strcmp(text, "R") != 0 && strcmp(text, "L") != 0 && strcmp(text, "C") != 0)
+            return bad_value("-TP", text, "R, L or C");
+        o->tile_parts = text[0] == 'R'   ? GJ2K_TILE_PARTS_RESOLUTION
+                        : text[0] == 'L' ? GJ2K_TILE_PARTS_LAYER
+                                         : GJ2K_TILE_PARTS_COMPONENT;
+    }
     o->comment = options_get(parsed, "-C");
     o->warning = report_warning;
     o->warning_user = (void *)request->output;

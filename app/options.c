@@ -108,8 +108,6 @@ static const struct {
     const char *option, *instead;
 } peer_refusals[] = {
     {"-ROI", "regions of interest are not encoded by gj2k (it decodes them)"},
-    {"-TP", "gj2k writes one tile-part a tile; tile-parts by resolution, layer or component "
-            "are not written"},
     {"-GuardBits", "gj2k chooses the guard bits itself (2, more where a band needs them)"},
     {"-s", "subsampling is not applied on encode: give an image whose components are "
            "subsampled already (raw input: -F W,H,N,BITS,u@DXxDY:...)"},

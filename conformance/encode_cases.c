@@ -490,6 +490,31 @@ static void add_marker_cases(case_list *list)
     }
 }
 
+/* Tile-parts (A.4.2, opj's -TP): at each resolution, layer or component
+ * of two progressions, tiled, two layers of 9/7, with TLM and PLT. */
+static void add_tile_part_cases(case_list *list)
+{
+    image_spec rgb = image_of(150, 100, 3, 8);
+    static const gj2k_progression progressions[] = {GJ2K_LRCP, GJ2K_CPRL};
+    for (int split = GJ2K_TILE_PARTS_RESOLUTION; split <= GJ2K_TILE_PARTS_COMPONENT; split++)
+        for (size_t p = 0; p < 2; p++) {
+            encode_case *c = add_case(list, &rgb, "tile-parts-%c-%s", "ORLC"[split],
+                                      progression_name(progressions[p]));
+            if (c == NULL)
+                return;
+            c->options.tile_parts = (gj2k_tile_parts)split;
+            c->options.progression = progressions[p];
+            c->options.tile_width = c->options.tile_height = 64;
+            c->options.use_tlm = c->options.use_plt = true;
+            c->options.irreversible = true;
+            /* room for the headers of 36 tile-parts a tile (-TP L with CPRL: one a
+             * packet) and their TLM entries */
+            set_targets(c, GJ2K_TARGET_RATIO, 2, 5.0, 2.0);
+            c->reverse = p == 1;
+            c->quick = split == GJ2K_TILE_PARTS_COMPONENT && p == 1;
+        }
+}
+
 /* 1..4 components, with and without the component transform (Annex G). */
 static void add_component_cases(case_list *list)
 {
@@ -741,7 +766,7 @@ encode_case *encode_cases_build(size_t *count)
         add_tile_cases,          add_progression_cases,
         add_position_progression_cases,
         add_layer_cases,         add_style_cases,
-        add_marker_cases,        add_component_cases,
+        add_marker_cases,        add_tile_part_cases,     add_component_cases,
         add_precision_cases,     add_extreme_content_cases,
         add_subsampling_cases,   add_small_image_cases,
         add_jp2_cases,           add_rate_cases,

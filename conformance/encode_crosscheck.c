@@ -427,6 +427,9 @@ static void opj_compress_command(const settings *s, const encode_case *c, const 
         }
         add_option(line, "-POC", list);
     }
+    static const char *const splits[] = {"", "R", "L", "C"}; /* gj2k_tile_parts order */
+    if (o->tile_parts != GJ2K_TILE_PARTS_ONE && (unsigned)o->tile_parts < 4)
+        add_option_borrowed(line, "-TP", splits[o->tile_parts]);
     const bool flags[] = {o->use_sop, o->use_eph, o->use_plt, o->use_tlm};
     const char *const flag_names[] = {"-SOP", "-EPH", "-PLT", "-TLM"};
     for (size_t i = 0; i < 4; i++)

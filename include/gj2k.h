@@ -460,6 +460,16 @@ typedef enum gj2k_mct_mode {
  * options: one tile, 6 resolutions, 64x64 code-blocks, no precincts, LRCP,
  * reversible 5/3 with RCT for three alike components, one lossless layer.
  */
+/* Tile-parts of a tile (T.800 A.4.2; opj_compress -TP): one, or a new one
+ * at each change of resolution, layer or component along the progression
+ * (so -TP C with CPRL gives one a component, as digital cinema asks). */
+typedef enum gj2k_tile_parts {
+    GJ2K_TILE_PARTS_ONE = 0,
+    GJ2K_TILE_PARTS_RESOLUTION,  /* R */
+    GJ2K_TILE_PARTS_LAYER,       /* L */
+    GJ2K_TILE_PARTS_COMPONENT    /* C */
+} gj2k_tile_parts;
+
 typedef struct gj2k_encode_options {
     gj2k_file_format format;    /* J2K or JP2; UNKNOWN: from the path (file API), else J2K */
     bool irreversible;          /* -I: 9/7 wavelet, ICT, expounded quantization */
@@ -487,6 +497,7 @@ typedef struct gj2k_encode_options {
     bool ht_refinement;
     bool use_sop, use_eph;      /* -SOP, -EPH */
     bool use_plt, use_tlm;      /* -PLT, -TLM */
+    gj2k_tile_parts tile_parts; /* -TP R|L|C: a tile's packets in several tile-parts */
     gj2k_mct_mode mct;          /* -mct */
     unsigned guard_bits;        /* 0 = 2; raised when a band needs more (Annex E.1) */
     /* Quality layers: `num_layers` targets of kind `target`, one per layer,

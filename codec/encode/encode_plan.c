@@ -327,6 +327,7 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
     plan->format = format;
     plan->reversible = !o->irreversible;
     plan->use_plt = o->use_plt;
+    plan->tile_parts = o->tile_parts;
     plan->use_tlm = o->use_tlm;
     plan->ht_refinement = o->ht_refinement;
     plan->threads = o->threads;

@@ -48,6 +48,7 @@ typedef struct encode_plan {
     encode_layer_target layers[GJ2K_MAX_LAYERS];
     gj2k_file_format format;
     bool use_plt, use_tlm;
+    gj2k_tile_parts tile_parts;      /* -TP */
     bool ht_refinement;              /* HT choices with SigProp and MagRef (T.814 7.4, 7.5) */
     unsigned threads;
     uint64_t total_samples;          /* over all components */

@@ -199,35 +199,68 @@ static gj2k_status settle_bit_planes(encoder_run *run, gj2k_error *error)
     return GJ2K_OK;
 }
 
-/* One tile-part per tile (A.4.2): SOT, the tile's POC, PLT, SOD, packets. */
-static gj2k_status write_tile_parts(encoder_run *run, byte_buffer *parts, j2k_tlm_entry *tlm,
-                                    size_t *packet_bytes, gj2k_error *error)
+/* Tile-part p of a tile (A.4.2): SOT, the tile's POC in its first, PLT,
+ * SOD, its packets; its TLM entry appended. */
+static gj2k_status write_tile_part(encoder_run *run, uint32_t t, const tier2_tile_parts *tp,
+                                   size_t p, const j2k_packet_lengths *lengths, byte_buffer *parts,
+                                   j2k_tlm_entry *tlm, size_t *num_tlm, gj2k_error *error)
 {
+    const encode_plan *plan = &run->plan;
+    size_t end = p + 1 < tp->count ? tp->start[p + 1] : run->scratch.size;
+    size_t sot_offset = 0;
+    j2k_sot sot = {.tile_index = t, .part_index = (uint8_t)p, .num_parts = (uint8_t)tp->count};
+    gj2k_status status = j2k_write_tile_part_begin(
+        parts, &plan->siz, &sot, plan->tile_headers && p == 0 ? &plan->tile_headers[t] : NULL,
+        &sot_offset, error);
+    size_t first = tp->first_packet[p];
+    size_t last = p + 1 < tp->count ? tp->first_packet[p + 1] : lengths->count;
+    if (status == GJ2K_OK && plan->use_plt && last > first)
+        status = j2k_plt_write(parts, lengths->lengths + first, last - first, error);
+    if (status != GJ2K_OK)
+        return status;
+    j2k_marker_write(parts, J2K_SOD);
+    byte_buffer_append(parts, run->scratch.data + tp->start[p], end - tp->start[p]);
+    status = j2k_write_tile_part_end(parts, sot_offset, error);
+    tlm[(*num_tlm)++] = (j2k_tlm_entry){.tile_index = t,
+                                        .length = (uint32_t)(parts->size - sot_offset)};
+    return status;
+}
+
+/* Every tile's tile-parts, tile by tile; *tlm (malloc'ed) gets an entry
+ * for each. */
+static gj2k_status write_tile_parts(encoder_run *run, byte_buffer *parts, j2k_tlm_entry **tlm,
+                                    size_t *num_tlm, size_t *packet_bytes, gj2k_error *error)
+{
+    static const tier2_tile_part_split splits[] = {
+        [GJ2K_TILE_PARTS_ONE] = TIER2_ONE_TILE_PART,
+        [GJ2K_TILE_PARTS_RESOLUTION] = TIER2_SPLIT_AT_RESOLUTION,
+        [GJ2K_TILE_PARTS_LAYER] = TIER2_SPLIT_AT_LAYER,
+        [GJ2K_TILE_PARTS_COMPONENT] = TIER2_SPLIT_AT_COMPONENT};
     const encode_plan *plan = &run->plan;
     gj2k_status status = GJ2K_OK;
     *packet_bytes = 0;
+    *num_tlm = 0;
+    size_t capacity = 0;
     for (uint32_t t = 0; t < run->num_tiles && status == GJ2K_OK; t++) {
-        j2k_packet_lengths lengths = {0};
+        j2k_packet_lengths lengths = {0}; /* every packet's, for PLT and the split */
         run->scratch.size = 0;
         tier2_encode_params params = tile_packet_params(run, t, plan->cod.layers);
-        status = tier2_encode_tile(run->tiles[t].components, run->tiles[t].num_components, &params,
-                                   &run->scratch, NULL, plan->use_plt ? &lengths : NULL, error);
-        size_t sot_offset = 0;
-        j2k_sot sot = {.tile_index = t, .part_index = 0, .num_parts = 1};
-        if (status == GJ2K_OK)
-            status = j2k_write_tile_part_begin(parts, &plan->siz, &sot,
-                                               plan->tile_headers ? &plan->tile_headers[t] : NULL,
-                                               &sot_offset, error);
-        if (status == GJ2K_OK && plan->use_plt && lengths.count > 0)
-            status = j2k_plt_write(parts, lengths.lengths, lengths.count, error);
+        params.split = (unsigned)plan->tile_parts < 4 ? splits[plan->tile_parts] : TIER2_ONE_TILE_PART;
+        tier2_tile_parts tp;
+        status = tier2_encode_tile_parts(run->tiles[t].components, run->tiles[t].num_components,
+                                         &params, &run->scratch, &lengths, &tp, error);
+        if (status == GJ2K_OK && *num_tlm + tp.count > capacity) {
+            capacity = 2 * (*num_tlm + tp.count);
+            j2k_tlm_entry *grown = realloc(*tlm, capacity * sizeof *grown);
+            if (grown == NULL)
+                status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory for TLM");
+            else
+                *tlm = grown;
+        }
+        for (size_t p = 0; p < tp.count && status == GJ2K_OK; p++)
+            status = write_tile_part(run, t, &tp, p, &lengths, parts, *tlm, num_tlm, error);
         free(lengths.lengths);
-        if (status != GJ2K_OK)
-            break;
-        j2k_marker_write(parts, J2K_SOD);
-        byte_buffer_append(parts, run->scratch.data, run->scratch.size);
         *packet_bytes += run->scratch.size;
-        status = j2k_write_tile_part_end(parts, sot_offset, error);
-        tlm[t] = (j2k_tlm_entry){.tile_index = t, .length = (uint32_t)(parts->size - sot_offset)};
     }
     return status;
 }
@@ -253,14 +286,15 @@ static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
                                       gj2k_error *error)
 {
     byte_buffer codestream = {0}, parts = {0};
-    j2k_tlm_entry *tlm = calloc(run->num_tiles, sizeof *tlm);
-    gj2k_status status = tlm ? GJ2K_OK : gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
-    if (status == GJ2K_OK)
-        status = write_tile_parts(run, &parts, tlm, packet_bytes, error);
+    j2k_tlm_entry *tlm = NULL;
+    size_t num_tlm = 0;
+    gj2k_status status = write_tile_parts(run, &parts, &tlm, &num_tlm, packet_bytes, error);
     if (status == GJ2K_OK)
         status = j2k_write_main_header(&codestream, &run->plan.siz, &run->plan.main_header, error);
     if (status == GJ2K_OK && run->plan.use_tlm)
-        status = j2k_tlm_write_entries(&codestream, tlm, run->num_tiles, error);
+        status = num_tlm <= UINT32_MAX
+                     ? j2k_tlm_write_entries(&codestream, tlm, (uint32_t)num_tlm, error)
+                     : gj2k_fail(error, GJ2K_ERROR_LIMIT, "TLM: too many tile-parts");
     if (status == GJ2K_OK) {
         byte_buffer_append(&codestream, parts.data, parts.size);
         j2k_marker_write(&codestream, J2K_EOC);

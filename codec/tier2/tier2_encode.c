@@ -50,10 +50,21 @@ gj2k_status tier2_measure_precinct(tile_component *component, unsigned resolutio
     return status;
 }
 
-gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_components,
-                              const tier2_encode_params *params, byte_buffer *data,
-                              byte_buffer *headers, j2k_packet_lengths *packet_lengths,
-                              gj2k_error *error)
+/* What a packet at `pos` shares with the others of its tile-part. */
+static uint32_t split_key(tier2_tile_part_split split, const packet_position *pos)
+{
+    return split == TIER2_SPLIT_AT_RESOLUTION ? pos->resolution
+           : split == TIER2_SPLIT_AT_LAYER    ? pos->layer
+           : split == TIER2_SPLIT_AT_COMPONENT ? pos->component
+                                               : 0;
+}
+
+/* The packets into data (headers apart when `headers`), split into
+ * tile-parts into `parts` when not NULL. */
+static gj2k_status encode_packets(tile_component *components, uint32_t num_components,
+                                  const tier2_encode_params *params, byte_buffer *data,
+                                  byte_buffer *headers, j2k_packet_lengths *packet_lengths,
+                                  tier2_tile_parts *parts, gj2k_error *error)
 {
     if (components == NULL || num_components == 0 || params == NULL || data == NULL ||
         params->num_layers == 0)
@@ -71,7 +82,21 @@ gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_component
                                     .use_eph = params->use_eph};
     packet_position pos;
     uint64_t index = 0;
+    uint32_t key = 0;
+    if (parts != NULL)
+        parts->count = 0;
     while (status == GJ2K_OK && packet_iterator_next(&it, &pos)) {
+        if (parts != NULL && (index == 0 || split_key(params->split, &pos) != key)) {
+            if (parts->count == TIER2_MAX_TILE_PARTS) {
+                status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "a tile would need more than %d "
+                                   "tile-parts (choose another -TP or progression)",
+                                   TIER2_MAX_TILE_PARTS);
+                break;
+            }
+            parts->start[parts->count] = data->size;
+            parts->first_packet[parts->count++] = (size_t)index;
+            key = split_key(params->split, &pos);
+        }
         tile_component *tc = &components[pos.component];
         tile_resolution *res = &tc->resolutions[pos.resolution];
         options.sequence = (uint16_t)index++; /* Nsop: modulo 65536 (A.8.1) */
@@ -83,5 +108,29 @@ gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_component
             status = add_length(packet_lengths, bytes, &capacity, error);
     }
     packet_iterator_free(&it);
+    return status;
+}
+
+gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_components,
+                              const tier2_encode_params *params, byte_buffer *data,
+                              byte_buffer *headers, j2k_packet_lengths *packet_lengths,
+                              gj2k_error *error)
+{
+    return encode_packets(components, num_components, params, data, headers, packet_lengths,
+                          NULL, error);
+}
+
+gj2k_status tier2_encode_tile_parts(tile_component *components, uint32_t num_components,
+                                    const tier2_encode_params *params, byte_buffer *data,
+                                    j2k_packet_lengths *packet_lengths, tier2_tile_parts *parts,
+                                    gj2k_error *error)
+{
+    gj2k_status status = encode_packets(components, num_components, params, data, NULL,
+                                        packet_lengths, parts, error);
+    if (status == GJ2K_OK && parts->count == 0) { /* no packet: one empty tile-part */
+        parts->count = 1;
+        parts->start[0] = data->size;
+        parts->first_packet[0] = 0;
+    }
     return status;
 }

@@ -14,12 +14,32 @@
 #include "gj2k.h"
 #include "tile_structure.h"
 
+/* Where a tile's packets start a new tile-part (A.4.2): at each change of
+ * resolution, layer or component along the progression (opj's -TP R|L|C). */
+typedef enum tier2_tile_part_split {
+    TIER2_ONE_TILE_PART = 0,
+    TIER2_SPLIT_AT_RESOLUTION,
+    TIER2_SPLIT_AT_LAYER,
+    TIER2_SPLIT_AT_COMPONENT,
+} tier2_tile_part_split;
+
+/* The most tile-parts of a tile (TPsot is a byte, A.4.2). */
+#define TIER2_MAX_TILE_PARTS 255
+
+/* A tile's tile-parts as tier2_encode_tile split its packets. */
+typedef struct tier2_tile_parts {
+    size_t count;
+    size_t start[TIER2_MAX_TILE_PARTS];        /* its first byte in `data` */
+    size_t first_packet[TIER2_MAX_TILE_PARTS]; /* its first packet, in order */
+} tier2_tile_parts;
+
 typedef struct tier2_encode_params {
     uint16_t num_layers;
     uint8_t progression;                 /* j2k_progression */
     const j2k_progression_change *changes; /* POC volumes (may be none) */
     size_t num_changes;
     bool use_sop, use_eph;
+    tier2_tile_part_split split;         /* with tier2_encode_tile's `parts` */
 } tier2_encode_params;
 
 /*
@@ -34,6 +54,14 @@ gj2k_status tier2_encode_tile(tile_component *components, uint32_t num_component
                               const tier2_encode_params *params, byte_buffer *data,
                               byte_buffer *headers, j2k_packet_lengths *packet_lengths,
                               gj2k_error *error);
+
+/* tier2_encode_tile, the packets split into tile-parts as params->split
+ * says (`headers` NULL: each tile-part holds its packets whole); more than
+ * TIER2_MAX_TILE_PARTS fails with GJ2K_ERROR_LIMIT. */
+gj2k_status tier2_encode_tile_parts(tile_component *components, uint32_t num_components,
+                                    const tier2_encode_params *params, byte_buffer *data,
+                                    j2k_packet_lengths *packet_lengths, tier2_tile_parts *parts,
+                                    gj2k_error *error);
 
 /*
  * The bytes tier2_encode_tile would write for precinct `precinct` of

@@ -712,7 +712,17 @@ static void peers_spellings(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 2);
     CHECK(strstr(r.err, "clipping") != NULL);
-    const char *refused[] = {"-ROI c=0,U=2", "-TP R", "-GuardBits 2", "-cinema2K 24", "-IMF 2",
+    /* -TP is taken (R, L or C) */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -TP C -p CPRL", source, peer);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(decodes_to(peer, decoded, image));
+    remove(peer);
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -TP X", source, peer);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "R, L or C") != NULL);
+    const char *refused[] = {"-ROI c=0,U=2", "-GuardBits 2", "-cinema2K 24", "-IMF 2",
                              "-m mct.txt", "-jpip", "-s 2,2"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         snprintf(args, sizeof args, "encode -i '%s' -o '%s' %s", source, peer, refused[i]);

@@ -415,6 +415,72 @@ static void test_decode_report(void)
     gj2k_image_destroy(image);
 }
 
+/* SOT markers in a codestream: 0xFF90 cannot occur inside packet data
+ * (after 0xFF its bytes stay below 0x90, Annex B.10.1 and D.4). */
+static size_t count_tile_parts(const uint8_t *data, size_t size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < size; i++)
+        n += data[i] == 0xFF && data[i + 1] == 0x90;
+    return n;
+}
+
+/* -TP R|L|C: every progression, tiled or not, decodes exactly; where the
+ * split follows the progression's outer loops the count is exact; byte
+ * targets still hold; more than 255 tile-parts a tile is refused. */
+static void test_tile_parts(void)
+{
+    gj2k_image *image = smooth_image(3, 2, 150, 97, 3, 8, false, 1);
+    REQUIRE(image != NULL);
+    for (int split = 1; split <= 3; split++)
+        for (int p = 0; p < 5; p++)
+            for (int tiled = 0; tiled < 2; tiled++) {
+                gj2k_encode_options o = {.tile_parts = (gj2k_tile_parts)split,
+                                         .progression = (gj2k_progression)p,
+                                         .num_resolutions = 4, .use_plt = tiled, .use_tlm = true,
+                                         .tile_width = tiled ? 64 : 0, .tile_height = tiled ? 48 : 0};
+                char what[64];
+                snprintf(what, sizeof what, "-TP %c, progression %d, %s", "ORLC"[split], p,
+                         tiled ? "tiled" : "one tile");
+                CHECK(lossless_round_trip(image, &o, what));
+            }
+    static const struct {
+        gj2k_tile_parts split;
+        gj2k_progression progression;
+        size_t per_tile;
+    } exact[] = {{GJ2K_TILE_PARTS_COMPONENT, GJ2K_CPRL, 3},
+                 {GJ2K_TILE_PARTS_RESOLUTION, GJ2K_RLCP, 4},
+                 {GJ2K_TILE_PARTS_LAYER, GJ2K_LRCP, 3}};
+    double ratios[3] = {40, 20, 8};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+        gj2k_encode_options o = {.tile_parts = exact[i].split, .progression = exact[i].progression,
+                                 .num_resolutions = 4, .tile_width = 64, .tile_height = 48,
+                                 .irreversible = true, .target = GJ2K_TARGET_RATIO,
+                                 .num_layers = 3, .targets = ratios};
+        uint8_t *data = NULL;
+        size_t size = 0;
+        gj2k_encode_report report = {0};
+        gj2k_error error = {0};
+        REQUIRE(gj2k_encode_memory(image, &o, &data, &size, &report, &error) == GJ2K_OK);
+        CHECK_EQ(count_tile_parts(data, size), exact[i].per_tile * report.num_tiles);
+        CHECK(size <= (size_t)(150.0 * 97 * 3 / 8)); /* the last layer's budget */
+        CHECK(!isnan(decoded_psnr(image, data, size, 0)));
+        free(data);
+    }
+    double many[20];
+    for (int l = 0; l < 20; l++)
+        many[l] = 200.0 / (l + 1);
+    gj2k_encode_options o = {.tile_parts = GJ2K_TILE_PARTS_COMPONENT, .progression = GJ2K_LRCP,
+                             .num_resolutions = 6, .irreversible = true,
+                             .target = GJ2K_TARGET_RATIO, .num_layers = 20, .targets = many};
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_error error = {0};
+    CHECK_EQ(gj2k_encode_memory(image, &o, &data, &size, NULL, &error), GJ2K_ERROR_LIMIT);
+    CHECK(strstr(error.message, "tile-parts") != NULL);
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"lossless_shapes_and_depths", test_lossless_shapes_and_depths},
     {"lossless_options", test_lossless_options},
@@ -426,6 +492,7 @@ static const test_case cases[] = {
     {"synthesis_energy", test_synthesis_energy},
     {"encode_file_is_atomic", test_encode_file_is_atomic},
     {"decode_report", test_decode_report},
+    {"tile_parts", test_tile_parts},
 };
 
 TEST_MAIN(cases)
