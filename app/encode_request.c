@@ -40,6 +40,9 @@ const option_spec encode_options[] = {
     {"-TLM", NULL, "tile-part lengths in the main header"},
     {"-TP", "R|L|C",
      "tile-parts: a new one at each resolution, layer or component of the progression"},
+    {"-cinema2K", "24|48",
+     "digital cinema 2K profile (12-bit X'Y'Z', at most 2048x1080) at that frame rate"},
+    {"-cinema4K", NULL, "digital cinema 4K profile (12-bit X'Y'Z', at most 4096x2160), 24 fps"},
     {"-I", NULL, "irreversible: 9/7 wavelet and ICT (lossy)"},
     {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
@@ -413,6 +416,18 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
     o->use_eph = options_has(parsed, "-EPH");
     o->use_plt = options_has(parsed, "-PLT");
     o->use_tlm = options_has(parsed, "-TLM");
+    if ((text = options_get(parsed, "-cinema2K")) != NULL) {
+        if (!options_parse_uint(text, 24, 48, &value) || (value != 24 && value != 48))
+            return bad_value("-cinema2K", text, "24 or 48 (frames a second)");
+        o->profile = GJ2K_PROFILE_CINEMA_2K;
+        o->frame_rate = (unsigned)value;
+    }
+    if (options_has(parsed, "-cinema4K")) {
+        if (o->profile != GJ2K_PROFILE_NONE)
+            return bad_value("-cinema4K", "", "one profile (not with -cinema2K)");
+        o->profile = GJ2K_PROFILE_CINEMA_4K;
+        o->frame_rate = 24;
+    }
     if ((text = options_get(parsed, "-TP")) != NULL) {
         if (strcmp(text, "R") != 0 && strcmp(text, "L") != 0 && strcmp(text, "C") != 0)
             return bad_value("-TP", text, "R, L or C");

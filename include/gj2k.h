@@ -460,6 +460,18 @@ typedef enum gj2k_mct_mode {
  * options: one tile, 6 resolutions, 64x64 code-blocks, no precincts, LRCP,
  * reversible 5/3 with RCT for three alike components, one lossless layer.
  */
+/* Codestream profiles that fix the coding (opj_compress -cinema2K, -cinema4K):
+ * the digital cinema profiles of T.800 Amd 1 (Rsiz 3 and 4). The image must
+ * be 3 components of 12 bits (X'Y'Z'), at most 2048x1080 or 4096x2160; the
+ * profile sets 9/7, one tile, 32x32 code-blocks, precincts of 256 (128 at
+ * the lowest resolution), CPRL (4K: two POC volumes), one layer within
+ * the frame's bytes at frame_rate, tile-parts by component and TLM. */
+typedef enum gj2k_profile {
+    GJ2K_PROFILE_NONE = 0,
+    GJ2K_PROFILE_CINEMA_2K,
+    GJ2K_PROFILE_CINEMA_4K
+} gj2k_profile;
+
 /* Tile-parts of a tile (T.800 A.4.2; opj_compress -TP): one, or a new one
  * at each change of resolution, layer or component along the progression
  * (so -TP C with CPRL gives one a component, as digital cinema asks). */
@@ -498,6 +510,8 @@ typedef struct gj2k_encode_options {
     bool use_sop, use_eph;      /* -SOP, -EPH */
     bool use_plt, use_tlm;      /* -PLT, -TLM */
     gj2k_tile_parts tile_parts; /* -TP R|L|C: a tile's packets in several tile-parts */
+    gj2k_profile profile;       /* -cinema2K, -cinema4K: the options the profile fixes are its */
+    unsigned frame_rate;        /*   24 or 48 frames a second (4K: 24); 0 = 24 */
     gj2k_mct_mode mct;          /* -mct */
     unsigned guard_bits;        /* 0 = 2; raised when a band needs more (Annex E.1) */
     /* Quality layers: `num_layers` targets of kind `target`, one per layer,

@@ -253,6 +253,38 @@ static void print_census(const codeblock_census *c, bool json)
                c->damaged_tiles ? "; some tiles' packets stop early" : "");
 }
 
+/* A codestream that names a cinema profile (Rsiz 3 or 4) checked against
+ * it at each frame rate it allows: one line each, or a JSON member. */
+static void print_profile_check(const j2k_codestream *cs, bool json)
+{
+    unsigned rsiz = cs->siz.capabilities;
+    if (rsiz != J2K_RSIZ_CINEMA_2K && rsiz != J2K_RSIZ_CINEMA_4K)
+        return;
+    const unsigned rates[] = {24, 48};
+    if (json)
+        printf(", \"profile\": {\"name\": \"digital cinema %s\"",
+               rsiz == J2K_RSIZ_CINEMA_4K ? "4K" : "2K");
+    for (int i = 0; i < 2; i++) {
+        const j2k_cinema_limits *limits = j2k_cinema_limits_of(rsiz, rates[i]);
+        if (limits == NULL)
+            continue;
+        char why[512];
+        bool ok = j2k_cinema_check(cs, limits, why, sizeof why);
+        if (json) {
+            printf(", \"%ufps\": {\"conforms\": %s, \"problems\": ", rates[i],
+                   ok ? "true" : "false");
+            print_json_string(why, strlen(why), false);
+            printf("}");
+        } else {
+            printf("profile: digital cinema %s at %u fps: %s%s\n",
+                   rsiz == J2K_RSIZ_CINEMA_4K ? "4K" : "2K", rates[i],
+                   ok ? "conforms" : "does not conform: ", why);
+        }
+    }
+    if (json)
+        printf("}");
+}
+
 int describe_jpeg2000(const char *path, bool json)
 {
     uint8_t *data;
@@ -299,6 +331,7 @@ int describe_jpeg2000(const char *path, bool json)
         print_json_codestream(cs);
         if (counted)
             print_census(&census, true);
+        print_profile_check(cs, true);
         printf("}\n");
     } else if (status == GJ2K_OK) {
         printf("%s: %s, %zu bytes\n", path, is_jp2 ? "JP2 file" : "JPEG 2000 codestream", size);
@@ -311,6 +344,7 @@ int describe_jpeg2000(const char *path, bool json)
         byte_buffer_free(&text);
         if (counted)
             print_census(&census, false);
+        print_profile_check(cs, false);
     }
     if (status != GJ2K_OK)
         report_error("%s: %s", path, error.message);

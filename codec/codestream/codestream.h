@@ -69,6 +69,9 @@ typedef struct j2k_component_size {
 
 /* Rsiz bit 14: the codestream uses Part 15 (HTJ2K) and has a CAP (T.814 A.2). */
 #define J2K_RSIZ_PART15 0x4000u
+/* Rsiz of the digital cinema profiles (T.800 Amd 1, Table A.10). */
+#define J2K_RSIZ_CINEMA_2K 3u
+#define J2K_RSIZ_CINEMA_4K 4u
 
 typedef struct j2k_siz {
     uint16_t capabilities;             /* Rsiz (Table A.10) */
@@ -540,6 +543,23 @@ gj2k_status j2k_codestream_parse_main_header(const uint8_t *data, size_t size,
                                              gj2k_warning_fn warning, void *warning_user,
                                              j2k_codestream **out, gj2k_error *error);
 void j2k_codestream_destroy(j2k_codestream *codestream);
+/* What a digital cinema profile allows (T.800 Amd 1; codestream_profiles.c). */
+typedef struct j2k_cinema_limits {
+    unsigned rsiz;               /* J2K_RSIZ_CINEMA_2K or _4K */
+    uint32_t width, height;      /* at most */
+    unsigned max_levels;         /* decomposition levels */
+    unsigned tile_parts;         /* 3 (one a component) or, for 4K, 6 (two volumes) */
+    uint32_t frame_bytes;        /* the whole codestream, at the frame rate */
+    uint32_t component_bytes;    /* one component's tile-parts */
+} j2k_cinema_limits;
+
+/* The limits of a profile at 24 or 48 frames a second (4K: 24 only), or NULL. */
+const j2k_cinema_limits *j2k_cinema_limits_of(unsigned rsiz, unsigned frame_rate);
+/* Whether the codestream keeps every rule of the profile; when not, `why`
+ * lists the broken ones ("; " between them). */
+bool j2k_cinema_check(const j2k_codestream *cs, const j2k_cinema_limits *limits, char *why,
+                      size_t why_size);
+
 /* The tile of that index, or NULL when none of its tile-parts was found. */
 const j2k_tile *j2k_codestream_tile(const j2k_codestream *codestream, uint32_t tile_index);
 

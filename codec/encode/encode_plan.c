@@ -350,6 +350,9 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
         status = plan_siz(image, o, &plan->siz, error);
     if (status == GJ2K_OK && ht)
         plan->siz.capabilities |= J2K_RSIZ_PART15; /* T.814 A.2 */
+    if (status == GJ2K_OK && o->profile != GJ2K_PROFILE_NONE) /* T.800 Amd 1 */
+        plan->siz.capabilities = o->profile == GJ2K_PROFILE_CINEMA_4K ? J2K_RSIZ_CINEMA_4K
+                                                                      : J2K_RSIZ_CINEMA_2K;
     if (status == GJ2K_OK)
         status = plan_layers(image, o, plan, error);
     if (status == GJ2K_OK && (plan->components = calloc(image->num_components,

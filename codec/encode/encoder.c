@@ -11,6 +11,7 @@
 #include "gj2k.h"
 
 #include "clock.h"
+#include "cinema_profile.h"
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
@@ -646,6 +647,32 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     return status;
 }
 
+/* A cinema profile's encode: its options, then the codestream checked; a
+ * component over its share lowers the frame's budget by the excess and
+ * the encode runs again (rate control shares bytes by distortion, not by
+ * component). */
+static gj2k_status encode_cinema(const gj2k_image *image, const gj2k_encode_options *options,
+                                 gj2k_file_format format, byte_buffer *out,
+                                 gj2k_encode_report *report, gj2k_error *error)
+{
+    cinema_options cinema;
+    gj2k_status status = cinema_options_make(image, options, &cinema, error);
+    for (int attempt = 0; attempt < 4 && status == GJ2K_OK; attempt++) {
+        out->size = 0;
+        status = encode(image, &cinema.options, GJ2K_FORMAT_J2K, out, report, error);
+        size_t over = 0;
+        if (status == GJ2K_OK)
+            status = cinema_check_codestream(out->data, out->size, cinema.limits, &over, error);
+        if (status != GJ2K_ERROR_LIMIT || over == 0 || cinema.target <= (double)over + 1024)
+            break;
+        cinema.target -= (double)over + 1024; /* again, within the component's share */
+        status = GJ2K_OK;
+    }
+    if (status == GJ2K_OK && format == GJ2K_FORMAT_JP2) /* the checked codestream, boxed */
+        status = encode(image, &cinema.options, format, out, report, error);
+    return status;
+}
+
 gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
                                uint8_t **data, size_t *size, gj2k_encode_report *report,
                                gj2k_error *error)
@@ -657,7 +684,9 @@ gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_option
     gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
                                   ? options->format : GJ2K_FORMAT_J2K;
     byte_buffer out = {0};
-    gj2k_status status = encode(image, options, format, &out, report, error);
+    gj2k_status status = options != NULL && options->profile != GJ2K_PROFILE_NONE
+                             ? encode_cinema(image, options, format, &out, report, error)
+                             : encode(image, options, format, &out, report, error);
     if (status != GJ2K_OK) {
         byte_buffer_free(&out);
         return status;

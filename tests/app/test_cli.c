@@ -722,8 +722,17 @@ static void peers_spellings(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 2);
     CHECK(strstr(r.err, "R, L or C") != NULL);
-    const char *refused[] = {"-ROI c=0,U=2", "-GuardBits 2", "-cinema2K 24", "-IMF 2",
-                             "-m mct.txt", "-jpip", "-s 2,2"};
+    /* the cinema profiles are taken: an 8-bit image is not theirs, 30 fps not a rate */
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -cinema2K 24", source, peer);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 1);
+    CHECK(strstr(r.err, "12-bit") != NULL);
+    CHECK(!file_exists(peer));
+    snprintf(args, sizeof args, "encode -i '%s' -o '%s' -cinema2K 30", source, peer);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    const char *refused[] = {"-ROI c=0,U=2", "-GuardBits 2", "-IMF 2", "-m mct.txt", "-jpip",
+                             "-s 2,2"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         snprintf(args, sizeof args, "encode -i '%s' -o '%s' %s", source, peer, refused[i]);
         run_gj2k(&r, args);
