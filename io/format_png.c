@@ -7,6 +7,7 @@
  * per-struct callbacks that longjmp back; nothing process-global is touched. */
 #include "error.h"
 #include "image_formats.h"
+#include "png_chromaticity.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -245,12 +246,30 @@ static gj2k_status read_body(png_context *context, gj2k_error *error)
         if (status != GJ2K_OK)
             return status;
     }
-    /* gAMA and cHRM describe a colour space JP2 names only by an ICC profile
-     * (none is made from them): said, unless iCCP or sRGB says it already */
-    if (png_get_valid(png, info, PNG_INFO_gAMA | PNG_INFO_cHRM) != 0 &&
-        png_get_valid(png, info, PNG_INFO_iCCP | PNG_INFO_sRGB) == 0)
-        gj2k_warn(context->warning, context->warning_user,
-                  "PNG: gAMA/cHRM are not carried; the image is taken as sRGB");
+    /* gAMA and cHRM, unless iCCP or sRGB says it already: sRGB's values are
+     * sRGB; others become the ICC profile they describe (or a warning) */
+    png_chromaticity chromaticity = {0};
+    if (png_get_valid(png, info, PNG_INFO_iCCP | PNG_INFO_sRGB) == 0 &&
+        (png_get_gAMA(png, info, &chromaticity.gamma) |
+         (chromaticity.has_primaries = png_get_cHRM(
+              png, info, &chromaticity.white[0], &chromaticity.white[1], &chromaticity.red[0],
+              &chromaticity.red[1], &chromaticity.green[0], &chromaticity.green[1],
+              &chromaticity.blue[0], &chromaticity.blue[1]) != 0)) != 0 &&
+        !png_chromaticity_is_srgb(&chromaticity)) {
+        uint8_t *made = NULL;
+        size_t made_size = 0;
+        gj2k_error why = {0};
+        if (png_chromaticity_profile(&chromaticity, grey, &made, &made_size, &why) == GJ2K_OK) {
+            status = gj2k_image_set_icc_profile(image, made, made_size, error);
+            free(made);
+            if (status != GJ2K_OK)
+                return status;
+        } else {
+            gj2k_warn(context->warning, context->warning_user,
+                      "PNG: gAMA/cHRM are not carried (%s); the image is taken as sRGB",
+                      why.message);
+        }
+    }
     png_uint_32 res_x, res_y; /* pHYs (11.3.5.3) in pixels per metre only */
     int unit;
     if (png_get_pHYs(png, info, &res_x, &res_y, &unit) != 0 && unit == PNG_RESOLUTION_METER &&

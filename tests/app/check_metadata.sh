@@ -2,8 +2,9 @@
 # Metadata through the program, read by exiftool: XMP and EXIF that
 # exiftool put in a PNG, and XMP and IPTC in a TIFF, are in the JP2 that
 # gj2k encode writes (uuid boxes, where exiftool looks) and come back out
-# of gj2k decode; a PNG's gamma, which is not carried, is named in a
-# warning; OpenJPEG decodes those JP2 files to the same pixels.
+# of gj2k decode; a PNG's gamma other than sRGB's becomes an ICC profile
+# (or, without LittleCMS, a warning); OpenJPEG decodes those JP2 files to
+# the same pixels.
 # Usage: check_metadata.sh GJ2K   (skips, exit 77, without exiftool)
 set -euo pipefail
 gj2k=$1
@@ -24,11 +25,22 @@ exiftool -q -overwrite_original '-XMP-dc:Title=gj2k title' '-EXIF:Artist=gj2k ar
 "$gj2k" decode -i a.jp2 -o b.png >/dev/null
 [ "$(tag XMP-dc:Title b.png)" = "gj2k title" ] || fail "XMP not back in b.png"
 [ "$(tag EXIF:Artist b.png)" = "gj2k artist" ] || fail "EXIF not back in b.png"
-# what cannot be carried is said: a PNG's gamma
+# a PNG's gamma: sRGB's is sRGB; another becomes an ICC profile in the JP2
+# (LittleCMS) that exiftool reads and gj2k renders, or is named in a warning
+cp a.png s.png
+exiftool -q -overwrite_original -PNG:Gamma=2.2 s.png
+"$gj2k" encode -i s.png -o s.jp2 2>said.txt >/dev/null
+[ ! -s said.txt ] || fail "sRGB's gamma warned: $(cat said.txt)"
+"$gj2k" info s.jp2 | grep -q 'colr: enumerated 16' || fail "sRGB's gamma is not sRGB"
 cp a.png g.png
-exiftool -q -overwrite_original -PNG:Gamma=2.2 g.png
+exiftool -q -overwrite_original -PNG:Gamma=1.8 g.png
 "$gj2k" encode -i g.png -o g.jp2 2>said.txt >/dev/null
-grep -q 'g.png: PNG: gAMA/cHRM are not carried' said.txt || fail "gAMA left out silently"
+if "$gj2k" info g.jp2 | grep -q 'colr: ICC profile'; then
+  [ "$(tag ICC_Profile:ColorSpaceData g.jp2)" = "RGB" ] || fail "exiftool reads no RGB profile"
+  "$gj2k" decode -i g.jp2 -o g.ppm --force-rgb >/dev/null || fail "the profile does not render"
+else
+  grep -q 'g.png: PNG: gAMA/cHRM are not carried' said.txt || fail "gAMA left out silently"
+fi
 if "$gj2k" convert -i src.ppm -o c.tif >/dev/null 2>&1; then
   exiftool -q -overwrite_original '-XMP-dc:Title=tiff title' '-IPTC:Keywords=gj2k keyword' c.tif
   "$gj2k" encode -i c.tif -o c.jp2 >/dev/null
