@@ -107,7 +107,7 @@ fi
 # every gj2k output decodes to its photo
 for f in photos/*.ppm; do
   b=$(basename "${f%.ppm}")
-  [ "$(pnm cmp "$f" "batchd/$b.ppm" | head -1)" = exact ] || { echo "bench_batch: $b did not come back exact" >&2; exit 1; }
+  [ "$(pnm cmp "$f" "batchd/$b.ppm" | sed -n 1p)" = exact ] || { echo "bench_batch: $b did not come back exact" >&2; exit 1; }
 done
 rate() { [[ $1 =~ ^[0-9]+$ ]] && awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}' || echo –; }
 echo "Batch of $count photos ($mp MP$( [ $mixed = 1 ] && echo ', 768x512 to 3840x2160' || echo ', 768x512')), lossless,"

@@ -8,7 +8,7 @@ set -euo pipefail
 gj2k=$1 out=$2
 commands=$("$gj2k" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ && on {exit}')
 [ -n "$commands" ] || { echo "make_man_page: no commands in $gj2k --help" >&2; exit 1; }
-version=$("$gj2k" --version | head -1 | awk '{print $2}')
+version=$("$gj2k" --version | awk 'NR == 1 {print $2}') # (awk reads it all: no SIGPIPE)
 escape() { sed -e 's/\\/\\e/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\\&'/"; }
 tmp=$out.tmp-gj2k
 {

@@ -15,7 +15,7 @@ for c in encode decode info bench convert transcode; do
 done
 grep -q -- '-ImgDir DIR' "$work/gj2k.1" || { echo "FAIL: the batch options are missing"; exit 1; }
 # (a real man-db: a minimised Ubuntu's man is a stub that renders nothing)
-if man --version 2>/dev/null | grep -q '^man '; then
+if [[ $(man --version 2>/dev/null) == "man "* ]]; then
   MANWIDTH=80 man -l "$work/gj2k.1" >"$work/text" 2>"$work/errors"
   grep -q 'gj2k transcode -ImgDir archive -o ht --verify' "$work/text" ||
     { echo "FAIL: man does not render the examples"; exit 1; }
@@ -29,8 +29,13 @@ complete_words() { # WORDS...: the completions of the last word
     _gj2k; printf "%s\n" "${COMPREPLY[@]}"' _ "$repo/scripts/gj2k-completion.bash" "$gj2k" "$@"
 }
 [ "$(complete_words enc)" = encode ] || { echo "FAIL: 'enc' -> $(complete_words enc)"; exit 1; }
-complete_words encode -Img | grep -qx -- -ImgDir || { echo "FAIL: encode -Img"; exit 1; }
-complete_words decode --dev | grep -qx -- --device || { echo "FAIL: decode --dev"; exit 1; }
+# (the words taken whole first: grep -q in a pipe would end early, and
+# pipefail would count the writer's SIGPIPE as a failure)
+words=$(complete_words encode -Img)
+grep -qx -- -ImgDir <<<"$words" || { echo "FAIL: encode -Img: $words"; exit 1; }
+words=$(complete_words decode --dev)
+grep -qx -- --device <<<"$words" || { echo "FAIL: decode --dev: $words"; exit 1; }
+grep -qx -- --devices <<<"$words" || { echo "FAIL: decode --dev: $words"; exit 1; }
 [ "$(complete_words decode --device "" | tr '\n' ' ')" = "auto gpu cpu " ] ||
   { echo "FAIL: --device values: $(complete_words decode --device "")"; exit 1; }
 [ "$(complete_words help tra)" = transcode ] || { echo "FAIL: help tra"; exit 1; }

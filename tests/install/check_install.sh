@@ -11,7 +11,7 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 for f in bin/gj2k include/gj2k.h; do [ -e "$work/prefix/$f" ] || { echo "missing $f"; exit 1; }; done
 libdir=$(dirname "$(find "$work/prefix" -name gj2k.pc)")
 export PKG_CONFIG_PATH=$libdir
-"$work/prefix/bin/gj2k" --version | grep -q '^gj2k '
+[[ $("$work/prefix/bin/gj2k" --version) == "gj2k "* ]]
 "$cc" -o "$work/pc_shared" "$source/consumer.c" $(pkg-config --cflags --libs gj2k) -Wl,-rpath,"$libdir/.."
 "$work/pc_shared"
 # `pkg-config --static` as it comes, against a copy of the tree without the

@@ -120,10 +120,10 @@ sed -i "s|^AuthType=auth/munge|AuthType=auth/munge\nAuthInfo=socket=$work/munge/
 slurmctld -D -f "$work/slurm.conf" >>"$work/slurmctld.out" 2>&1 & pids+=($!)
 slurmd -D -f "$work/slurm.conf" >>"$work/slurmd.out" 2>&1 & pids+=($!)
 for _ in $(seq 30); do
-  sinfo -h -o '%T' 2>/dev/null | grep -qE 'idle|mixed' && break
+  [[ $(sinfo -h -o '%T' 2>/dev/null) =~ idle|mixed ]] && break
   sleep 1
 done
-sinfo -h -o '%T' | grep -qE 'idle|mixed' || {
+[[ $(sinfo -h -o '%T') =~ idle|mixed ]] || {
   echo "FAIL: the Slurm node did not come up"; tail -n 5 "$work"/slurm*.log "$work"/*.out; exit 1; }
 cd "$work"
 GJ2K="$gj2k" sbatch --wait --array=0-3 --chdir="$work" --export=ALL \
