@@ -490,8 +490,7 @@ static void add_marker_cases(case_list *list)
     }
 }
 
-/* Tile-parts (A.4.2, opj's -TP): at each resolution, layer or component
- * of two progressions, tiled, two layers of 9/7, with TLM and PLT. */
+/* Tile-parts (A.4.2, opj's -TP R|L|C), two progressions, tiled, 9/7, TLM, PLT. */
 static void add_tile_part_cases(case_list *list)
 {
     image_spec rgb = image_of(150, 100, 3, 8);
@@ -505,10 +504,8 @@ static void add_tile_part_cases(case_list *list)
             c->options.tile_parts = (gj2k_tile_parts)split;
             c->options.progression = progressions[p];
             c->options.tile_width = c->options.tile_height = 64;
-            c->options.use_tlm = c->options.use_plt = true;
-            c->options.irreversible = true;
-            /* room for the headers of 36 tile-parts a tile (-TP L with CPRL: one a
-             * packet) and their TLM entries */
+            c->options.use_tlm = c->options.use_plt = c->options.irreversible = true;
+            /* room for 36 tile-parts' headers a tile (-TP L with CPRL) and TLM's */
             set_targets(c, GJ2K_TARGET_RATIO, 2, 5.0, 2.0);
             c->reverse = p == 1;
             c->quick = split == GJ2K_TILE_PARTS_COMPONENT && p == 1;

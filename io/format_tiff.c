@@ -7,6 +7,7 @@
  * TIFFOpenOptions, never the process-global ones. */
 #include "error.h"
 #include "image_formats.h"
+#include "tiff_metadata.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -420,15 +421,6 @@ static gj2k_status read_layout(TIFF *tiff, tiff_layout *layout, uint32_t *compon
     return GJ2K_OK;
 }
 
-/* The bytes of one counted IPTC element: libtiff 4.5 counts bytes
- * (UNDEFINED), older ones 4-byte LONGs. */
-static size_t iptc_unit(TIFF *tiff)
-{
-    const TIFFField *field = TIFFFieldWithTag(tiff, TIFFTAG_RICHTIFFIPTC);
-    int unit = field != NULL ? TIFFFieldSetGetSize(field) : 1;
-    return unit == 4 ? 4 : 1;
-}
-
 /* Component roles from ExtraSamples (TIFF 6.0 section 18), the ICC profile
  * (tag 34675) and the resolution (sections 3 and 8) in pixels per metre. */
 static gj2k_status read_extras(TIFF *tiff, const tiff_layout *layout, gj2k_image *image,
@@ -448,13 +440,6 @@ static gj2k_status read_extras(TIFF *tiff, const tiff_layout *layout, gj2k_image
     }
     image->color_space = colours == 1 && layout->palette[0] == NULL ? GJ2K_COLOR_GRAY
                                                                     : GJ2K_COLOR_SRGB;
-    uint32_t icc_size = 0;
-    void *icc = NULL;
-    if (TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &icc_size, &icc) && icc != NULL && icc_size > 0) {
-        gj2k_status status = gj2k_image_set_icc_profile(image, icc, icc_size, error);
-        if (status != GJ2K_OK)
-            return status;
-    }
     float res_x = 0, res_y = 0;
     uint16_t unit = RESUNIT_INCH;
     TIFFGetFieldDefaulted(tiff, TIFFTAG_RESOLUTIONUNIT, &unit);
@@ -465,18 +450,11 @@ static gj2k_status read_extras(TIFF *tiff, const tiff_layout *layout, gj2k_image
         image->resolution_x = res_x * per_metre;
         image->resolution_y = res_y * per_metre;
     }
-    /* XMP (tag 700) and IPTC (33723) as they lie */
-    uint32_t size = 0;
-    void *data = NULL;
-    gj2k_status status = GJ2K_OK;
-    if (TIFFGetField(tiff, TIFFTAG_XMLPACKET, &size, &data) && data != NULL && size > 0)
-        status = gj2k_image_set_metadata(image, GJ2K_METADATA_XMP, data, size, error);
-    size_t iptc_bytes = iptc_unit(tiff);
-    if (status == GJ2K_OK && TIFFGetField(tiff, TIFFTAG_RICHTIFFIPTC, &size, &data) &&
-        data != NULL && size > 0 && size <= UINT32_MAX / iptc_bytes)
-        status = gj2k_image_set_metadata(image, GJ2K_METADATA_IPTC, data,
-                                         (size_t)size * iptc_bytes, error);
-    return status;
+    uint32_t icc_size = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &icc_size, &icc) && icc != NULL && icc_size > 0)
+        return gj2k_image_set_icc_profile(image, icc, icc_size, error);
+    return GJ2K_OK;
 }
 
 static gj2k_status read_image(TIFF *tiff, const tiff_source *source,
@@ -514,10 +492,8 @@ static gj2k_status read_image(TIFF *tiff, const tiff_source *source,
     status = read_blocks(tiff, &layout, image, source, messages, error);
     if (status == GJ2K_OK)
         status = read_extras(tiff, &layout, image, error);
-    uint64_t exif_directory = 0;
-    if (status == GJ2K_OK && TIFFGetField(tiff, TIFFTAG_EXIFIFD, &exif_directory))
-        gj2k_warn(messages->warning, messages->warning_user,
-                  "TIFF: the EXIF directory is not carried (its XMP and IPTC are)");
+    if (status == GJ2K_OK)
+        status = tiff_metadata_read(tiff, image, messages->warning, messages->warning_user, error);
     if (status != GJ2K_OK) {
         gj2k_image_destroy(image);
         return status;
@@ -698,18 +674,6 @@ static void set_tags(TIFF *tiff, const gj2k_image *image, uint16_t bits, bool is
         TIFFSetField(tiff, TIFFTAG_YRESOLUTION, image->resolution_y / 100);
         TIFFSetField(tiff, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
     }
-    if (image->xmp != NULL && image->xmp_size > 0 && image->xmp_size <= UINT32_MAX)
-        TIFFSetField(tiff, TIFFTAG_XMLPACKET, (uint32_t)image->xmp_size, image->xmp);
-    if (image->iptc != NULL && image->iptc_size > 0 && image->iptc_size <= UINT32_MAX - 3) {
-        size_t unit = iptc_unit(tiff); /* LONGs: zeros pad the last */
-        uint32_t elements = (uint32_t)((image->iptc_size + unit - 1) / unit);
-        uint8_t *padded = calloc(elements, unit);
-        if (padded != NULL) { /* libtiff copies it */
-            memcpy(padded, image->iptc, image->iptc_size);
-            TIFFSetField(tiff, TIFFTAG_RICHTIFFIPTC, elements, padded);
-            free(padded);
-        }
-    }
 }
 
 /* Packs rows [y0, y0 + rows) into `strip`; returns how many samples were clamped. */
@@ -811,9 +775,7 @@ gj2k_status tiff_write(const gj2k_image *image, const gj2k_write_options *option
                          "TIFF: cannot start the file: %s", messages.error);
     }
     set_tags(tiff, image, bits, is_signed, rows_per_strip);
-    if (image->exif != NULL)
-        gj2k_warn(options->warning, options->warning_user,
-                  "TIFF: EXIF metadata is left out (JP2 and PNG keep it)");
+    tiff_metadata_write(tiff, image, options->warning, options->warning_user);
     size_t clamped = 0;
     status = write_strips(tiff, image, bits, rows_per_strip, row_bytes, &messages, &clamped,
                           error);

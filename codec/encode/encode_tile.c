@@ -33,7 +33,6 @@ typedef struct block_coding {
     const int32_t **origins;        /* per block: its first coefficient */
     tier1_workspace **workspaces;   /* per worker */
     tier1_encoded_block **scratch;  /* per worker */
-    unsigned num_layers;
     plane_gate *readiness;          /* NULL: every component is ready */
     const size_t *only;             /* NULL: every block; else the blocks to code */
     const ht_encode_tables *ht;     /* HT blocks (T.814): the CxtVLC codes; else NULL */
@@ -114,7 +113,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
                                              highest, refine, causal, work->ht, &ht);
         if (status == GJ2K_OK) {
             status = encoded_block_keep_ht(eb, &ht, plane->plan->weight[eb->subband_index],
-                                   work->num_layers);
+                                   work->plan->cod.layers);
             if (status != GJ2K_OK)
                 ht_encoded_block_release(&ht);
         }
@@ -133,7 +132,7 @@ static gj2k_status code_block(void *context, size_t index, unsigned worker)
     if (status != GJ2K_OK)
         return status;
     status = encoded_block_keep(eb, out->passes, out->num_passes, out->num_planes, out->data, out->size,
-                        plane->plan->weight[eb->subband_index], work->num_layers);
+                        plane->plan->weight[eb->subband_index], work->plan->cod.layers);
     if (status != GJ2K_OK)
         tier1_encoded_block_release(out);
     out->data = NULL;
@@ -225,8 +224,7 @@ static gj2k_status code_blocks(const encode_plan *plan, parallel_pool *pool, enc
         count = tile->num_blocks;
     unsigned threads = parallel_pool_workers(pool, count);
     block_coding work = {.plan = plan, .planes = planes, .blocks = tile->blocks,
-                         .origins = origins, .num_layers = plan->cod.layers,
-                         .readiness = readiness, .only = only};
+                         .origins = origins, .readiness = readiness, .only = only};
     ht_encode_tables *ht = NULL;
     if (plan->cod.coding.code_block_style & TIER1_STYLE_HT) {
         ht = malloc(sizeof *ht);
@@ -405,8 +403,7 @@ typedef struct gpu_results {
     const tier1_gpu_encoded *results;
     const uint8_t *data;
     const tier1_pass_info *passes;
-    unsigned num_layers;
-    progress_meter *progress;
+    const encode_plan *plan;
 } gpu_results;
 
 static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
@@ -419,7 +416,7 @@ static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
     if (r->status == GJ2K_ERROR_LIMIT) /* outgrew its room: coded on the CPU later */
         return GJ2K_OK;
     const dwt_rect area = eb->block->rect;
-    progress_meter_add(g->progress, (uint64_t)(area.x1 - area.x0) * (area.y1 - area.y0));
+    progress_meter_add(g->plan->progress, (uint64_t)(area.x1 - area.x0) * (area.y1 - area.y0));
     if (r->status != GJ2K_OK)
         return r->status;
     uint8_t *data = r->size ? malloc(r->size) : NULL;
@@ -436,13 +433,13 @@ static gj2k_status keep_gpu_block(void *context, size_t k, unsigned worker)
             ht.lengths[0] = r->size;
             ht.distortion_reduction[0] = g->passes[r->passes_offset].distortion_reduction;
         }
-        gj2k_status status = encoded_block_keep_ht(eb, &ht, weight, g->num_layers);
+        gj2k_status status = encoded_block_keep_ht(eb, &ht, weight, g->plan->cod.layers);
         if (status != GJ2K_OK)
             free(data);
         return status;
     }
     gj2k_status status = encoded_block_keep(eb, g->passes + r->passes_offset, r->num_passes,
-                                    r->num_planes, data, r->size, weight, g->num_layers);
+                                    r->num_planes, data, r->size, weight, g->plan->cod.layers);
     if (status != GJ2K_OK)
         free(data);
     return status;
@@ -481,8 +478,7 @@ static gj2k_status code_batch_on_gpu(const encode_plan *plan, encode_gpu *gpu,
                                           &data, &data_size, &passes, &num_passes, error);
     if (status == GJ2K_OK) {
         gpu_results g = {.parts = parts, .part_of = part_of, .index = index, .results = results,
-                         .data = data, .passes = passes, .num_layers = plan->cod.layers,
-                         .progress = plan->progress};
+                         .data = data, .passes = passes, .plan = plan};
         status = parallel_for(pool, count, keep_gpu_block, &g);
         if (status != GJ2K_OK)
             gj2k_fail(error, status, "tile %u: code-block coding failed on the GPU (%s)",
