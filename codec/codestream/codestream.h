@@ -72,6 +72,17 @@ typedef struct j2k_component_size {
 /* Rsiz of the digital cinema profiles (T.800 Amd 1, Table A.10). */
 #define J2K_RSIZ_CINEMA_2K 3u
 #define J2K_RSIZ_CINEMA_4K 4u
+/* Rsiz of the IMF profiles (T.800 Amd 8, Table A.10): the profile in bits
+ * 8-15, the sub level in bits 4-7, the main level in bits 0-3. */
+#define J2K_RSIZ_IMF_2K 0x0400u   /* single tile lossy */
+#define J2K_RSIZ_IMF_4K 0x0500u
+#define J2K_RSIZ_IMF_8K 0x0600u
+#define J2K_RSIZ_IMF_2K_R 0x0700u /* single or multi-tile reversible */
+#define J2K_RSIZ_IMF_4K_R 0x0800u
+#define J2K_RSIZ_IMF_8K_R 0x0900u
+#define J2K_RSIZ_IMF_PROFILE(rsiz) ((rsiz) & 0xFF00u)
+#define J2K_RSIZ_IMF_MAIN_LEVEL(rsiz) ((rsiz) & 0x000Fu)
+#define J2K_RSIZ_IMF_SUB_LEVEL(rsiz) (((rsiz) >> 4) & 0x000Fu)
 
 typedef struct j2k_siz {
     uint16_t capabilities;             /* Rsiz (Table A.10) */
@@ -559,6 +570,46 @@ const j2k_cinema_limits *j2k_cinema_limits_of(unsigned rsiz, unsigned frame_rate
  * lists the broken ones ("; " between them). */
 bool j2k_cinema_check(const j2k_codestream *cs, const j2k_cinema_limits *limits, char *why,
                       size_t why_size);
+
+/* An IMF profile (T.800 Amd 8, Tables A.51 and A.52; codestream_profiles.c). */
+typedef struct j2k_imf_profile {
+    unsigned rsiz;               /* J2K_RSIZ_IMF_*: bits 8-15 alone */
+    const char *name;            /* "2K", "4K_R", ...: as opj_compress -IMF names it */
+    uint32_t width, height;      /* the image, at most */
+    unsigned max_levels;         /* decomposition levels, at most (one tile) */
+    bool reversible;             /* the _R profiles: 5/3, tiles of 1024 (and more) allowed */
+} j2k_imf_profile;
+
+#define J2K_IMF_MAX_MAIN_LEVEL 11u
+#define J2K_IMF_MAX_SUB_LEVEL 9u
+
+/* The profile Rsiz names (its bits 8-15), or NULL when it names none. */
+const j2k_imf_profile *j2k_imf_profile_of(unsigned rsiz);
+/* The decomposition levels the profile allows with tiles `tile_width` wide
+ * (the image's width for one tile). */
+unsigned j2k_imf_max_levels(const j2k_imf_profile *profile, uint32_t tile_width);
+/* Whether tiles of that size keep the profile for an image of that size. */
+bool j2k_imf_tiles_allowed(const j2k_imf_profile *profile, uint32_t tile_width,
+                           uint32_t tile_height, uint32_t image_width, uint32_t image_height);
+/* Millions of component samples a second a main level allows (1..11), and
+ * millions of bits a second a sub level allows (1..9); 0 for level 0 (not
+ * specified, no bound) and beyond the table. */
+double j2k_imf_main_level_msamples(unsigned main_level);
+double j2k_imf_sub_level_mbits(unsigned sub_level);
+/* The highest sub level a main level allows (Table A.53's pairing). */
+unsigned j2k_imf_max_sub_level(unsigned main_level);
+/* Component samples of one frame: every component's samples, subsampled. */
+double j2k_siz_samples(const j2k_siz *siz);
+/* Whether the codestream keeps every rule of the IMF profile its Rsiz names;
+ * when not, `why` lists the broken ones ("; " between them). The rates
+ * (main level: samples a second; sub level: bits a second) are checked at
+ * `frame_rate` frames a second when it is above 0; a codestream alone does
+ * not carry its frame rate. */
+bool j2k_imf_check(const j2k_codestream *cs, double frame_rate, char *why, size_t why_size);
+/* The highest frame rates at which the codestream keeps its main level's
+ * sample rate and its sub level's bit rate (0: that level bounds nothing). */
+void j2k_imf_max_frame_rates(const j2k_codestream *cs, double *by_main_level,
+                             double *by_sub_level);
 
 /* The tile of that index, or NULL when none of its tile-parts was found. */
 const j2k_tile *j2k_codestream_tile(const j2k_codestream *codestream, uint32_t tile_index);

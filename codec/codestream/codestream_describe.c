@@ -21,6 +21,16 @@ static const char *capabilities_name(uint16_t rsiz)
     case 2: return "Part 1 profile 1";
     case 3: return "digital cinema 2K";
     case 4: return "digital cinema 4K";
+    default: break;
+    }
+    /* T.800 Amd 8: bits 8-15 the IMF profile, 4-7 the sub level, 0-3 the main level */
+    switch (J2K_RSIZ_IMF_PROFILE(rsiz)) {
+    case J2K_RSIZ_IMF_2K: return "IMF 2K (single tile lossy)";
+    case J2K_RSIZ_IMF_4K: return "IMF 4K (single tile lossy)";
+    case J2K_RSIZ_IMF_8K: return "IMF 8K (single tile lossy)";
+    case J2K_RSIZ_IMF_2K_R: return "IMF 2K_R (reversible)";
+    case J2K_RSIZ_IMF_4K_R: return "IMF 4K_R (reversible)";
+    case J2K_RSIZ_IMF_8K_R: return "IMF 8K_R (reversible)";
     default: return "other profile";
     }
 }
@@ -111,10 +121,14 @@ gj2k_status j2k_codestream_describe(const j2k_codestream *cs, byte_buffer *out,
     byte_buffer_printf(out, "codestream: %zu bytes, %zu tile-parts in %zu tiles%s\n", cs->size,
                        cs->num_tile_parts, cs->num_tiles_present,
                        cs->has_eoc ? "" : ", no EOC");
-    byte_buffer_printf(out, "SIZ: image %ux%u at (%u, %u), %s (Rsiz 0x%04X)\n",
-                       siz->image_x1 - siz->image_x0, siz->image_y1 - siz->image_y0,
-                       siz->image_x0, siz->image_y0, capabilities_name(siz->capabilities),
-                       siz->capabilities);
+    byte_buffer_printf(out, "SIZ: image %ux%u at (%u, %u), %s", siz->image_x1 - siz->image_x0,
+                       siz->image_y1 - siz->image_y0, siz->image_x0, siz->image_y0,
+                       capabilities_name(siz->capabilities));
+    if (j2k_imf_profile_of(siz->capabilities) != NULL && (siz->capabilities & 0xF000u) == 0)
+        byte_buffer_printf(out, ", main level %u, sub level %u",
+                           J2K_RSIZ_IMF_MAIN_LEVEL(siz->capabilities),
+                           J2K_RSIZ_IMF_SUB_LEVEL(siz->capabilities));
+    byte_buffer_printf(out, " (Rsiz 0x%04X)\n", siz->capabilities);
     byte_buffer_printf(out, "  tiles %ux%u from (%u, %u): %u x %u = %u\n", siz->tile_width,
                        siz->tile_height, siz->tile_x0, siz->tile_y0, siz->tiles_across,
                        siz->tiles_down, siz->num_tiles);
