@@ -460,17 +460,40 @@ typedef enum gj2k_mct_mode {
  * options: one tile, 6 resolutions, 64x64 code-blocks, no precincts, LRCP,
  * reversible 5/3 with RCT for three alike components, one lossless layer.
  */
-/* Codestream profiles that fix the coding (opj_compress -cinema2K, -cinema4K):
- * the digital cinema profiles of T.800 Amd 1 (Rsiz 3 and 4). The image must
- * be 3 components of 12 bits (X'Y'Z'), at most 2048x1080 or 4096x2160; the
- * profile sets 9/7, one tile, 32x32 code-blocks, precincts of 256 (128 at
+/* Codestream profiles that fix the coding (opj_compress -cinema2K, -cinema4K,
+ * -IMF). The digital cinema profiles of T.800 Amd 1 (Rsiz 3 and 4): the image
+ * must be 3 components of 12 bits (X'Y'Z'), at most 2048x1080 or 4096x2160;
+ * the profile sets 9/7, one tile, 32x32 code-blocks, precincts of 256 (128 at
  * the lowest resolution), CPRL (4K: two POC volumes), one layer within
- * the frame's bytes at frame_rate, tile-parts by component and TLM. */
+ * the frame's bytes at frame_rate, tile-parts by component and TLM.
+ * The IMF profiles of T.800 Amd 8 (SMPTE ST 2067-21; Rsiz 0x0400 to 0x0900,
+ * with the main level in bits 0-3 and the sub level in bits 4-7): 1 to 3
+ * unsigned components of 8 to 16 bits (the second and third may be
+ * subsampled 2:1 across), at most 2048x1556 (2K), 4096x3112 (4K) or
+ * 8192x6224 (8K) from (0, 0); the profile sets 32x32 code-blocks, precincts
+ * of 256 (128 at the lowest resolution), CPRL, one layer, tile-parts by
+ * component and TLM; the lossy ones 9/7 and one tile, the _R ones 5/3 and
+ * one tile or tiles of 1024 (4K_R and 8K_R: or 2048; 8K_R: or 4096). With a
+ * frame_rate, the main level bounds the samples a second and the sub level
+ * the bits a second (imf_main_level, imf_sub_level). */
 typedef enum gj2k_profile {
     GJ2K_PROFILE_NONE = 0,
     GJ2K_PROFILE_CINEMA_2K,
-    GJ2K_PROFILE_CINEMA_4K
+    GJ2K_PROFILE_CINEMA_4K,
+    GJ2K_PROFILE_IMF_2K,   /* single tile lossy: 9/7, at most 5 decomposition levels */
+    GJ2K_PROFILE_IMF_4K,   /*   at most 6 */
+    GJ2K_PROFILE_IMF_8K,   /*   at most 7 */
+    GJ2K_PROFILE_IMF_2K_R, /* single or multi-tile reversible: 5/3 */
+    GJ2K_PROFILE_IMF_4K_R,
+    GJ2K_PROFILE_IMF_8K_R
 } gj2k_profile;
+
+/* An IMF level as gj2k_encode_options takes it: GJ2K_IMF_LEVEL_AUTO (0) for
+ * the lowest the image, frame rate and coded size allow (level 0, "not
+ * specified", without a frame rate), GJ2K_IMF_LEVEL(n) for level n (main
+ * levels 0..11, sub levels 0..9). */
+#define GJ2K_IMF_LEVEL_AUTO 0u
+#define GJ2K_IMF_LEVEL(n) ((unsigned)(n) + 1u)
 
 /* Tile-parts of a tile (T.800 A.4.2; opj_compress -TP): one, or a new one
  * at each change of resolution, layer or component along the progression
@@ -510,8 +533,12 @@ typedef struct gj2k_encode_options {
     bool use_sop, use_eph;      /* -SOP, -EPH */
     bool use_plt, use_tlm;      /* -PLT, -TLM */
     gj2k_tile_parts tile_parts; /* -TP R|L|C: a tile's packets in several tile-parts */
-    gj2k_profile profile;       /* -cinema2K, -cinema4K: the options the profile fixes are its */
-    unsigned frame_rate;        /*   24 or 48 frames a second (4K: 24); 0 = 24 */
+    gj2k_profile profile;       /* -cinema2K, -cinema4K, -IMF: the options the profile fixes
+                                   are its */
+    unsigned frame_rate;        /*   cinema: 24 or 48 frames a second (4K: 24), 0 = 24; IMF:
+                                   0 = not given (the levels' rates are not bounded) */
+    unsigned imf_main_level;    /*   IMF: GJ2K_IMF_LEVEL(n) or GJ2K_IMF_LEVEL_AUTO */
+    unsigned imf_sub_level;
     gj2k_mct_mode mct;          /* -mct */
     unsigned guard_bits;        /* 0 = 2; raised when a band needs more (Annex E.1) */
     /* Quality layers: `num_layers` targets of kind `target`, one per layer,

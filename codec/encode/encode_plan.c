@@ -7,6 +7,7 @@
 
 #include "component_transform.h"
 #include "error.h"
+#include "imf_profile.h"
 #include "quantization.h"
 
 static bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -350,7 +351,9 @@ gj2k_status encode_plan_create(const gj2k_image *image, const gj2k_encode_option
         status = plan_siz(image, o, &plan->siz, error);
     if (status == GJ2K_OK && ht)
         plan->siz.capabilities |= J2K_RSIZ_PART15; /* T.814 A.2 */
-    if (status == GJ2K_OK && o->profile != GJ2K_PROFILE_NONE) /* T.800 Amd 1 */
+    if (status == GJ2K_OK && imf_profile_rsiz(o->profile) != 0) /* T.800 Amd 8 */
+        plan->siz.capabilities = (uint16_t)imf_options_rsiz(o);
+    else if (status == GJ2K_OK && o->profile != GJ2K_PROFILE_NONE) /* T.800 Amd 1 */
         plan->siz.capabilities = o->profile == GJ2K_PROFILE_CINEMA_4K ? J2K_RSIZ_CINEMA_4K
                                                                       : J2K_RSIZ_CINEMA_2K;
     if (status == GJ2K_OK)

@@ -15,6 +15,7 @@
 #include "encode_plan.h"
 #include "encode_tile.h"
 #include "error.h"
+#include "imf_profile.h"
 #include "gpu_context.h"
 #include "gpu_stage.h"
 #include "image_formats.h"
@@ -673,6 +674,33 @@ static gj2k_status encode_cinema(const gj2k_image *image, const gj2k_encode_opti
     return status;
 }
 
+/* An IMF profile's encode: its options; a lossless or PSNR encode past the
+ * bytes its levels allow at the frame rate is coded again within them;
+ * the levels left to the encoder are chosen for the coded size, written
+ * into Rsiz, and the codestream checked. */
+static gj2k_status encode_imf(const gj2k_image *image, const gj2k_encode_options *options,
+                              gj2k_file_format format, byte_buffer *out,
+                              gj2k_encode_report *report, gj2k_error *error)
+{
+    imf_options imf;
+    gj2k_status status = imf_options_make(image, options, &imf, error);
+    if (status == GJ2K_OK)
+        status = encode(image, &imf.options, GJ2K_FORMAT_J2K, out, report, error);
+    if (status == GJ2K_OK && imf_lower_to_bound(&imf, out->size)) {
+        out->size = 0;
+        status = encode(image, &imf.options, GJ2K_FORMAT_J2K, out, report, error);
+    }
+    if (status == GJ2K_OK)
+        status = imf_levels_settle(&imf, out->size, error);
+    if (status == GJ2K_OK)
+        status = imf_finish_codestream(&imf, out->data, out->size, error);
+    if (status == GJ2K_OK && format == GJ2K_FORMAT_JP2) { /* the checked codestream, boxed */
+        out->size = 0;
+        status = encode(image, &imf.options, format, out, report, error);
+    }
+    return status;
+}
+
 gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
                                uint8_t **data, size_t *size, gj2k_encode_report *report,
                                gj2k_error *error)
@@ -684,7 +712,10 @@ gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_option
     gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
                                   ? options->format : GJ2K_FORMAT_J2K;
     byte_buffer out = {0};
-    gj2k_status status = options != NULL && options->profile != GJ2K_PROFILE_NONE
+    gj2k_profile profile = options != NULL ? options->profile : GJ2K_PROFILE_NONE;
+    gj2k_status status = imf_profile_rsiz(profile) != 0
+                             ? encode_imf(image, options, format, &out, report, error)
+                         : profile != GJ2K_PROFILE_NONE
                              ? encode_cinema(image, options, format, &out, report, error)
                              : encode(image, options, format, &out, report, error);
     if (status != GJ2K_OK) {
