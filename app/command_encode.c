@@ -185,6 +185,7 @@ int command_encode(int argc, char **argv)
             "gj2k encode -i photo.png -o photo.jp2            # lossless",
             "gj2k encode -i photo.ppm -o photo.j2k -I -r 40,20,10 -v   # lossy, 3 layers",
             "gj2k encode -i scan.tif -o scan.jph              # HTJ2K",
+            "gj2k encode -i frame.tif -o frame.j2k -IMF 2K_R,framerate=24   # IMF",
             "gj2k encode -ImgDir scans --recursive -o archive -OutFor jp2 --verify",
             NULL};
         options_print_examples(examples);

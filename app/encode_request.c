@@ -43,6 +43,10 @@ const option_spec encode_options[] = {
     {"-cinema2K", "24|48",
      "digital cinema 2K profile (12-bit X'Y'Z', at most 2048x1080) at that frame rate"},
     {"-cinema4K", NULL, "digital cinema 4K profile (12-bit X'Y'Z', at most 4096x2160), 24 fps"},
+    {"-IMF", "PROFILE[,mainlevel=X][,sublevel=Y][,framerate=FPS]",
+     "IMF profile (SMPTE ST 2067-21): 2K, 4K, 8K (9/7, one tile) or 2K_R, 4K_R, 8K_R "
+     "(5/3); main level 0..11, sub level 0..9; with a frame rate the levels left out are "
+     "the lowest the image and its size allow"},
     {"-I", NULL, "irreversible: 9/7 wavelet and ICT (lossy)"},
     {"-mct", "0|1", "component transform off or on (default: on for three alike components)"},
     {"-C", "TEXT", "comment (COM marker); \"\" for none (default: \"Created by gj2k ...\")"},
@@ -254,6 +258,44 @@ static bool bad_value(const char *option, const char *value, const char *expecte
     return false;
 }
 
+/* Reads opj_compress's "-IMF PROFILE[,mainlevel=X][,sublevel=Y][,framerate=FPS]"
+ * into the options: the profile, its levels (GJ2K_IMF_LEVEL, or left to the
+ * encoder) and the frame rate. */
+static bool parse_imf(const char *text, gj2k_encode_options *o)
+{
+    static const struct {
+        const char *name;
+        gj2k_profile profile;
+    } names[] = {{"2K", GJ2K_PROFILE_IMF_2K},     {"4K", GJ2K_PROFILE_IMF_4K},
+                 {"8K", GJ2K_PROFILE_IMF_8K},     {"2K_R", GJ2K_PROFILE_IMF_2K_R},
+                 {"4K_R", GJ2K_PROFILE_IMF_4K_R}, {"8K_R", GJ2K_PROFILE_IMF_8K_R}};
+    size_t length = strcspn(text, ",");
+    o->profile = GJ2K_PROFILE_NONE;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i].name) == length && strncmp(text, names[i].name, length) == 0)
+            o->profile = names[i].profile;
+    if (o->profile == GJ2K_PROFILE_NONE)
+        return false;
+    for (const char *p = text + length; *p == ',';) {
+        p++;
+        uint32_t value;
+        const char *key = p;
+        p += strcspn(p, "=,");
+        size_t key_length = (size_t)(p - key);
+        if (*p++ != '=' || !read_number(&p, 1000, &value) || (*p != ',' && *p != '\0'))
+            return false;
+        if (key_length == 9 && strncmp(key, "mainlevel", 9) == 0 && value <= 11)
+            o->imf_main_level = GJ2K_IMF_LEVEL(value);
+        else if (key_length == 8 && strncmp(key, "sublevel", 8) == 0 && value <= 9)
+            o->imf_sub_level = GJ2K_IMF_LEVEL(value);
+        else if (key_length == 9 && strncmp(key, "framerate", 9) == 0 && value > 0)
+            o->frame_rate = value;
+        else
+            return false;
+    }
+    return true;
+}
+
 bool encode_request_read(const parsed_options *parsed, encode_request *request)
 {
     gj2k_encode_options *o = &request->options;
@@ -427,6 +469,14 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
             return bad_value("-cinema4K", "", "one profile (not with -cinema2K)");
         o->profile = GJ2K_PROFILE_CINEMA_4K;
         o->frame_rate = 24;
+    }
+    if ((text = options_get(parsed, "-IMF")) != NULL) {
+        if (o->profile != GJ2K_PROFILE_NONE)
+            return bad_value("-IMF", text, "one profile (not with -cinema2K or -cinema4K)");
+        if (!parse_imf(text, o))
+            return bad_value("-IMF", text,
+                             "2K, 4K, 8K, 2K_R, 4K_R or 8K_R, then ,mainlevel=0..11 "
+                             ",sublevel=0..9 ,framerate=1..1000 as wanted");
     }
     if ((text = options_get(parsed, "-TP")) != NULL) {
         if (strcmp(text, "R") != 0 && strcmp(text, "L") != 0 && strcmp(text, "C") != 0)

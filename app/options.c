@@ -114,8 +114,6 @@ static const struct {
     {"-m", "a custom component transform (Part 2) is not supported; -mct 0|1 turns RCT/ICT "
            "off or on"},
     {"-jpip", "JPIP index boxes are not written"},
-    {"-IMF", "the IMF profiles are not implemented; set their parameters by hand (-cinema2K "
-             "and -cinema4K are)"},
 };
 
 /* The option `arg` stands for in `specs`: itself, or the one a peer's

@@ -253,11 +253,64 @@ static void print_census(const codeblock_census *c, bool json)
                c->damaged_tiles ? "; some tiles' packets stop early" : "");
 }
 
+/* A frame rate for print_imf_check's JSON: a number, or null for no bound. */
+static void print_frame_rate(double fps)
+{
+    if (fps > 0)
+        printf("%.2f", fps);
+    else
+        printf("null");
+}
+
+/* A codestream that names an IMF profile (T.800 Amd 8) checked against its
+ * rules, and the highest frame rates its levels' rates allow (a codestream
+ * does not carry its frame rate): one line, or a JSON member. */
+static void print_imf_check(const j2k_codestream *cs, bool json)
+{
+    unsigned rsiz = cs->siz.capabilities;
+    const j2k_imf_profile *p = j2k_imf_profile_of(rsiz);
+    char why[512];
+    bool ok = j2k_imf_check(cs, 0, why, sizeof why);
+    double by_main, by_sub;
+    j2k_imf_max_frame_rates(cs, &by_main, &by_sub);
+    unsigned main_level = J2K_RSIZ_IMF_MAIN_LEVEL(rsiz), sub_level = J2K_RSIZ_IMF_SUB_LEVEL(rsiz);
+    if (json) {
+        printf(", \"profile\": {\"name\": \"IMF %s\", \"main_level\": %u, \"sub_level\": %u, "
+               "\"conforms\": %s, \"problems\": ", p->name, main_level, sub_level,
+               ok ? "true" : "false");
+        print_json_string(why, strlen(why), false);
+        printf(", \"max_fps_main_level\": ");
+        print_frame_rate(by_main);
+        printf(", \"max_fps_sub_level\": ");
+        print_frame_rate(by_sub);
+        printf("}");
+        return;
+    }
+    printf("profile: IMF %s, main level %u, sub level %u: %s%s\n", p->name, main_level,
+           sub_level, ok ? "conforms" : "does not conform: ", why);
+    /* the rates need a frame rate: the highest each level's allows */
+    if (main_level > 0)
+        printf("  main level %u (%.0f Msamples/s): up to %.2f fps", main_level,
+               j2k_imf_main_level_msamples(main_level), by_main);
+    else
+        printf("  main level 0: samples a second not bounded");
+    if (sub_level > 0)
+        printf("; sub level %u (%.0f Mbit/s): up to %.2f fps\n", sub_level,
+               j2k_imf_sub_level_mbits(sub_level), by_sub);
+    else
+        printf("; sub level 0: bits a second not bounded\n");
+}
+
 /* A codestream that names a cinema profile (Rsiz 3 or 4) checked against
- * it at each frame rate it allows: one line each, or a JSON member. */
+ * it at each frame rate it allows, one line each, or a JSON member; one
+ * that names an IMF profile, print_imf_check. */
 static void print_profile_check(const j2k_codestream *cs, bool json)
 {
     unsigned rsiz = cs->siz.capabilities;
+    if (j2k_imf_profile_of(rsiz) != NULL && (rsiz & 0xF000u) == 0) {
+        print_imf_check(cs, json);
+        return;
+    }
     if (rsiz != J2K_RSIZ_CINEMA_2K && rsiz != J2K_RSIZ_CINEMA_4K)
         return;
     const unsigned rates[] = {24, 48};

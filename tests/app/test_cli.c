@@ -731,8 +731,7 @@ static void peers_spellings(void)
     snprintf(args, sizeof args, "encode -i '%s' -o '%s' -cinema2K 30", source, peer);
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 2);
-    const char *refused[] = {"-ROI c=0,U=2", "-GuardBits 2", "-IMF 2", "-m mct.txt", "-jpip",
-                             "-s 2,2"};
+    const char *refused[] = {"-ROI c=0,U=2", "-GuardBits 2", "-m mct.txt", "-jpip", "-s 2,2"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         snprintf(args, sizeof args, "encode -i '%s' -o '%s' %s", source, peer, refused[i]);
         run_gj2k(&r, args);
