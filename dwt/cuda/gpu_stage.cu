@@ -27,6 +27,7 @@ extern "C" {
 
 #include "device_check.cuh"
 #include "dwt_level_kernels.cuh"
+#include "stream_memory.cuh"
 
 namespace {
 
@@ -138,6 +139,7 @@ struct gpu_stage {
     int rows;              /* output rows a warp gives in the level kernels; 0: by level */
     int sm_count;
     int device;            /* the CUDA device (visible ones numbered from 0) */
+    stream_memory memory;  /* the buffers', in the order of `stream` */
 };
 
 /* Marks the start and the end of a timed phase on a stream (by default
@@ -216,16 +218,20 @@ static size_t affordable_capacity(gpu_stage *g)
     return g->memory_limit != 0 && g->memory_limit < most ? g->memory_limit : most;
 }
 
+/* The buffers back to the stage's pool, once both streams are done with
+ * them: no wait for the rest of the device. */
 static void release_buffers(gpu_stage *g)
 {
+    if (g->copies != nullptr)
+        cudaStreamSynchronize(g->copies);
     for (int i = 0; i < 3; i++) {
-        cudaFree(g->planes[i]);
-        cudaFree(g->work[i]);
+        stream_memory_free(&g->memory, g->planes[i]);
+        stream_memory_free(&g->memory, g->work[i]);
         g->planes[i] = g->work[i] = nullptr;
     }
     for (int i = 0; i < 2; i++) {
-        cudaFree(g->values[i]);
-        cudaFree(g->fractions[i]);
+        stream_memory_free(&g->memory, g->values[i]);
+        stream_memory_free(&g->memory, g->fractions[i]);
         g->values[i] = nullptr;
         g->fractions[i] = nullptr;
     }
@@ -244,15 +250,19 @@ static gj2k_status ensure_capacity(gpu_stage *g, size_t elements, gj2k_error *er
     if (elements <= g->capacity)
         return GJ2K_OK;
     release_buffers(g);
+    GPU_CHECK(stream_memory_trim(&g->memory), "device memory");
     size_t bytes = elements * 4;
     for (int i = 0; i < 3; i++) {
-        GPU_CHECK(cudaMalloc(&g->planes[i], bytes), "cudaMalloc");
-        GPU_CHECK(cudaMalloc(&g->work[i], bytes), "cudaMalloc");
+        GPU_CHECK(stream_memory_alloc(&g->memory, &g->planes[i], bytes), "device memory");
+        GPU_CHECK(stream_memory_alloc(&g->memory, &g->work[i], bytes), "device memory");
     }
     for (int i = 0; i < 2; i++) {
-        GPU_CHECK(cudaMalloc(&g->values[i], bytes), "cudaMalloc");
-        GPU_CHECK(cudaMalloc((void **)&g->fractions[i], elements), "cudaMalloc");
+        GPU_CHECK(stream_memory_alloc(&g->memory, &g->values[i], bytes), "device memory");
+        GPU_CHECK(stream_memory_alloc(&g->memory, (void **)&g->fractions[i], elements),
+                  "device memory");
     }
+    /* in the kernels' stream order: ready for the copies' stream too */
+    GPU_CHECK(cudaStreamSynchronize(g->stream), "device memory");
     g->capacity = elements;
     return GJ2K_OK;
 }
@@ -284,6 +294,8 @@ extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_e
         e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->copies, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = stream_memory_open(&g->memory, g->device, g->stream);
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         e = cudaEventCreateWithFlags(&g->kernels_done[i], cudaEventDisableTiming);
     }
@@ -306,6 +318,7 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
         return;
     cudaSetDevice(g->device); /* a stage is freed on its own device whatever fails */
     release_buffers(g);
+    stream_memory_close(&g->memory);
     auto destroy_event = [](cudaEvent_t e) { if (e != nullptr) cudaEventDestroy(e); };
     for (int i = 0; i < 2; i++)
         destroy_event(g->kernels_done[i]);

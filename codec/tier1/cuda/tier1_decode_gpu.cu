@@ -102,12 +102,14 @@ constexpr unsigned kPlaceThreads = 128;
 struct tier1_gpu_planes {
     int32_t *data = nullptr;
     size_t samples = 0;
-    int device = 0; /* its decoder's */
+    int device = 0;       /* its decoder's */
+    stream_memory memory; /* its decoder's pool and stream, which outlive it */
 };
 
 struct tier1_gpu {
     cudaStream_t stream = nullptr;
     int device = 0;
+    stream_memory memory = {}; /* the buffers' (before them: freed after them) */
     uint64_t decoded = 0; /* blocks run */
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
@@ -218,18 +220,18 @@ static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t da
     cudaStream_t s = gpu->stream;
     cudaError_t e;
     *what = "allocation";
-    if ((e = gpu->data.reserve(data_size)) != cudaSuccess ||
-        (e = gpu->segments.reserve(num_segments * sizeof(tier1_segment))) != cudaSuccess ||
-        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) != cudaSuccess ||
-        (e = gpu->scratch.reserve(batch.scratch * sizeof(uint32_t))) != cudaSuccess ||
-        (e = gpu->coefficients.reserve(batch.samples * sizeof(int32_t))) != cudaSuccess ||
-        (e = gpu->lowest.reserve(batch.samples)) != cudaSuccess ||
-        (e = gpu->results.reserve(count * sizeof(tier1_gpu_result))) != cudaSuccess)
+    if ((e = gpu->data.reserve(gpu->memory, data_size)) != cudaSuccess ||
+        (e = gpu->segments.reserve(gpu->memory, num_segments * sizeof(tier1_segment))) != cudaSuccess ||
+        (e = gpu->blocks.reserve(gpu->memory, count * sizeof(DeviceBlock))) != cudaSuccess ||
+        (e = gpu->scratch.reserve(gpu->memory, batch.scratch * sizeof(uint32_t))) != cudaSuccess ||
+        (e = gpu->coefficients.reserve(gpu->memory, batch.samples * sizeof(int32_t))) != cudaSuccess ||
+        (e = gpu->lowest.reserve(gpu->memory, batch.samples)) != cudaSuccess ||
+        (e = gpu->results.reserve(gpu->memory, count * sizeof(tier1_gpu_result))) != cudaSuccess)
         return e;
     if (batch.ht && gpu->ht.data == nullptr) {
         ht_lookup host; /* copied before it goes out of scope: synchronized below */
         ht_lookup_build(&host);
-        if ((e = gpu->ht.reserve(sizeof host)) != cudaSuccess)
+        if ((e = gpu->ht.reserve(gpu->memory, sizeof host)) != cudaSuccess)
             return e;
         *what = "upload";
         if ((e = cudaMemcpyAsync(gpu->ht.data, &host, sizeof host, cudaMemcpyHostToDevice, s)) !=
@@ -286,9 +288,9 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
     cudaStream_t s = gpu->stream;
     const char *what = "allocation";
     /* outputs start as the caller's: blocks left alone keep their values */
-    cudaError_t e = gpu->coefficients.reserve(samples * sizeof(int32_t));
+    cudaError_t e = gpu->coefficients.reserve(gpu->memory, samples * sizeof(int32_t));
     if (e == cudaSuccess)
-        e = gpu->lowest.reserve(samples);
+        e = gpu->lowest.reserve(gpu->memory, samples);
     if (e == cudaSuccess) {
         what = "upload";
         if ((e = cudaMemcpyAsync(gpu->coefficients.data, coefficients, samples * sizeof(int32_t),
@@ -334,9 +336,9 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
         pointers[k] = sets[k] != nullptr ? sets[k]->data : nullptr;
     cudaStream_t s = gpu->stream;
     const char *what = "allocation";
-    cudaError_t e = gpu->placements.reserve(count * sizeof(tier1_gpu_placement));
+    cudaError_t e = gpu->placements.reserve(gpu->memory, count * sizeof(tier1_gpu_placement));
     if (e == cudaSuccess)
-        e = gpu->sets.reserve((num_sets ? num_sets : 1) * sizeof(int32_t *));
+        e = gpu->sets.reserve(gpu->memory, (num_sets ? num_sets : 1) * sizeof(int32_t *));
     if (e == cudaSuccess) {
         what = "upload";
         if ((e = cudaMemcpyAsync(gpu->placements.data, placements,
@@ -372,16 +374,19 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
 extern "C" gj2k_status tier1_gpu_planes_create(tier1_gpu *gpu, size_t samples,
                                                tier1_gpu_planes **out, gj2k_error *error)
 {
-    *out = nullptr; /* on the decoder's device */
+    *out = nullptr; /* on the decoder's device, from its pool: no wait for the device */
     TIER1_USE_DEVICE(gpu->device);
     tier1_gpu_planes *planes = new (std::nothrow) tier1_gpu_planes;
     if (planes == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     planes->device = gpu->device;
+    planes->memory = gpu->memory;
     size_t bytes = (samples ? samples : 1) * sizeof(int32_t);
-    cudaError_t e = cudaMalloc(&planes->data, bytes);
+    cudaError_t e = stream_memory_alloc(&planes->memory, (void **)&planes->data, bytes);
     if (e == cudaSuccess)
-        e = cudaMemset(planes->data, 0, bytes); /* synchronous: ready for any stream */
+        e = cudaMemsetAsync(planes->data, 0, bytes, gpu->stream);
+    if (e == cudaSuccess) /* ready for any stream */
+        e = cudaStreamSynchronize(gpu->stream);
     if (e != cudaSuccess) {
         tier1_gpu_planes_destroy(planes);
         return device_fail(error, e, "planes");
@@ -396,7 +401,7 @@ extern "C" void tier1_gpu_planes_destroy(tier1_gpu_planes *planes)
     if (planes == nullptr)
         return;
     cudaSetDevice(planes->device);
-    cudaFree(planes->data);
+    stream_memory_free(&planes->memory, planes->data); /* every use is complete */
     delete planes;
     cudaGetLastError();
 }

@@ -131,6 +131,7 @@ __global__ void gather_blocks(const DeviceBlock *blocks, const tier1_gpu_encoded
 struct tier1_gpu_encoder {
     cudaStream_t stream = nullptr;
     int device = 0;
+    stream_memory memory = {}; /* the buffers' (before them: freed after them) */
     unsigned room = kDefaultRoom;
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer coefficients, fractions, words, blocks, slots, flags, passes, snapshots, results, data,
@@ -161,9 +162,9 @@ extern "C" gj2k_status tier1_gpu_encoder_input(tier1_gpu_encoder *gpu, size_t sa
                                                uint8_t **fraction_bytes, gj2k_error *error)
 {
     TIER1_USE_DEVICE(gpu->device);
-    cudaError_t e = gpu->coefficients.reserve(samples * sizeof(int32_t));
+    cudaError_t e = gpu->coefficients.reserve(gpu->memory, samples * sizeof(int32_t));
     if (e == cudaSuccess)
-        e = gpu->fractions.reserve(fractions ? samples : 0);
+        e = gpu->fractions.reserve(gpu->memory, fractions ? samples : 0);
     if (e != cudaSuccess)
         return device_fail(error, e, "allocation");
     *coefficients = gpu->coefficients.as<int32_t>();
@@ -281,24 +282,24 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
     cudaStream_t s = gpu->stream;
     cudaError_t e;
     *what = "allocation";
-    if ((e = gpu->coefficients.reserve(plan->samples * sizeof(int32_t))) != cudaSuccess ||
-        (e = gpu->fractions.reserve(plan->fractions ? plan->samples : 0)) != cudaSuccess ||
-        (e = gpu->words.reserve(plan->samples * sizeof(uint32_t))) != cudaSuccess ||
-        (e = gpu->blocks.reserve(count * sizeof(DeviceBlock))) != cudaSuccess ||
-        (e = gpu->slots.reserve(plan->slots)) != cudaSuccess ||
-        (e = gpu->flags.reserve(plan->flags * sizeof(uint32_t))) != cudaSuccess ||
-        (e = gpu->passes.reserve(count * TIER1_MAX_PASSES * sizeof(tier1_pass_info))) !=
+    if ((e = gpu->coefficients.reserve(gpu->memory, plan->samples * sizeof(int32_t))) != cudaSuccess ||
+        (e = gpu->fractions.reserve(gpu->memory, plan->fractions ? plan->samples : 0)) != cudaSuccess ||
+        (e = gpu->words.reserve(gpu->memory, plan->samples * sizeof(uint32_t))) != cudaSuccess ||
+        (e = gpu->blocks.reserve(gpu->memory, count * sizeof(DeviceBlock))) != cudaSuccess ||
+        (e = gpu->slots.reserve(gpu->memory, plan->slots)) != cudaSuccess ||
+        (e = gpu->flags.reserve(gpu->memory, plan->flags * sizeof(uint32_t))) != cudaSuccess ||
+        (e = gpu->passes.reserve(gpu->memory, count * TIER1_MAX_PASSES * sizeof(tier1_pass_info))) !=
             cudaSuccess ||
-        (e = gpu->snapshots.reserve(count * TIER1_MAX_PASSES * sizeof(mq_snapshot))) !=
+        (e = gpu->snapshots.reserve(gpu->memory, count * TIER1_MAX_PASSES * sizeof(mq_snapshot))) !=
             cudaSuccess ||
-        (e = gpu->results.reserve(count * sizeof(tier1_gpu_encoded))) != cudaSuccess)
+        (e = gpu->results.reserve(gpu->memory, count * sizeof(tier1_gpu_encoded))) != cudaSuccess)
         return e;
     if (plan->ht && gpu->ht.data == nullptr) {
         ht_encode_tables *host = new (std::nothrow) ht_encode_tables;
         if (host == nullptr)
             return cudaErrorMemoryAllocation;
         ht_encode_tables_build(host);
-        e = gpu->ht.reserve(sizeof *host);
+        e = gpu->ht.reserve(gpu->memory, sizeof *host);
         *what = "upload";
         if (e == cudaSuccess)
             e = cudaMemcpyAsync(gpu->ht.data, host, sizeof *host, cudaMemcpyHostToDevice, s);
@@ -351,8 +352,8 @@ static cudaError_t gather_on_device(tier1_gpu_encoder *gpu, size_t count,
     cudaStream_t s = gpu->stream;
     cudaError_t e;
     *what = "allocation";
-    if ((e = gpu->data.reserve(data_size)) != cudaSuccess ||
-        (e = gpu->passes_out.reserve(num_passes * sizeof(tier1_pass_info))) != cudaSuccess)
+    if ((e = gpu->data.reserve(gpu->memory, data_size)) != cudaSuccess ||
+        (e = gpu->passes_out.reserve(gpu->memory, num_passes * sizeof(tier1_pass_info))) != cudaSuccess)
         return e;
     *what = "upload";
     if ((e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_encoded),

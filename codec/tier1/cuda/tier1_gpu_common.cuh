@@ -1,7 +1,7 @@
 /* tier1_gpu_common.cuh - what the GPU's block decoder and encoder share:
  * the device copies of the coders' tables (made from the host's
  * initializers, tier1_tables.h, before the one-source coders are included),
- * growable device buffers and the error of a failed CUDA call. */
+ * growable device buffers from a pool of the coder's and the error of a failed CUDA call. */
 #ifndef GJ2K_TIER1_GPU_COMMON_CUH
 #define GJ2K_TIER1_GPU_COMMON_CUH
 
@@ -14,6 +14,7 @@ extern "C" {
 #include "error.h"
 }
 #include "mq_coder.h"
+#include "stream_memory.cuh"
 #include "tier1_tables.h"
 
 /* The tables the one-source coders read on the device (MQ_STATES,
@@ -67,18 +68,29 @@ inline gj2k_status device_fail(gj2k_error *error, cudaError_t e, const char *wha
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU Tier-1: %s: %s", what, cudaGetErrorString(e));
 }
 
-/* A device buffer grown to at least `bytes`. */
+/* A device buffer grown to at least `bytes`, from its coder's pool in the
+ * order of the coder's stream (stream_memory.cuh): growing never waits for
+ * the other work on the device. It grows by half again at least, so that
+ * sizes that vary from image to image settle after a few. */
 struct Buffer {
     void *data = nullptr;
     size_t capacity = 0;
-    cudaError_t reserve(size_t bytes)
+    const stream_memory *memory = nullptr; /* the coder's, which outlives its buffers */
+    cudaError_t reserve(const stream_memory &from, size_t bytes)
     {
         if (bytes <= capacity)
             return cudaSuccess;
-        cudaFree(data);
+        if (bytes < capacity + capacity / 2)
+            bytes = capacity + capacity / 2;
+        memory = &from;
+        stream_memory_free(memory, data);
         data = nullptr;
         capacity = 0;
-        cudaError_t e = cudaMalloc(&data, bytes ? bytes : 1);
+        cudaError_t e = stream_memory_trim(memory); /* the old one given back first */
+        if (e == cudaSuccess)
+            e = stream_memory_alloc(memory, &data, bytes);
+        if (e == cudaSuccess) /* ready for the copies and kernels of any stream */
+            e = cudaStreamSynchronize(memory->stream);
         if (e == cudaSuccess)
             capacity = bytes;
         return e;
@@ -87,7 +99,11 @@ struct Buffer {
     Buffer() = default;
     Buffer(const Buffer &) = delete;
     Buffer &operator=(const Buffer &) = delete;
-    ~Buffer() { cudaFree(data); }
+    ~Buffer()
+    {
+        if (memory != nullptr)
+            stream_memory_free(memory, data);
+    }
 };
 
 /* Device `device` (visible ones numbered from 0), or why it is not there. */
@@ -115,8 +131,23 @@ inline gj2k_status check_device(unsigned device, gj2k_error *error)
             return tier1_cuda::device_fail(error, use_device_e_, "cudaSetDevice");             \
     } while (0)
 
-/* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream` and a
- * `device`) on device `device`, with a stream of its own. */
+template <typename Coder> void destroy_coder(Coder *coder)
+{
+    if (coder == nullptr)
+        return;
+    cudaSetDevice(coder->device); /* its buffers are freed on its device */
+    stream_memory memory = coder->memory;
+    cudaStream_t stream = coder->stream;
+    delete coder; /* the buffers back to the pool, in the stream's order */
+    stream_memory_close(&memory);
+    if (stream != nullptr)
+        cudaStreamDestroy(stream);
+    cudaGetLastError();
+}
+
+/* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream`, a
+ * `device` and the `memory` of its buffers, declared before them) on
+ * device `device`, with a stream and a pool of its own. */
 template <typename Coder> gj2k_status create_coder(unsigned device, Coder **out, gj2k_error *error)
 {
     *out = nullptr;
@@ -129,23 +160,14 @@ template <typename Coder> gj2k_status create_coder(unsigned device, Coder **out,
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     coder->device = (int)device;
     cudaError_t e = cudaStreamCreateWithFlags(&coder->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = stream_memory_open(&coder->memory, coder->device, coder->stream);
     if (e != cudaSuccess) {
-        delete coder;
+        destroy_coder(coder);
         return device_fail(error, e, "stream");
     }
     *out = coder;
     return GJ2K_OK;
-}
-
-template <typename Coder> void destroy_coder(Coder *coder)
-{
-    if (coder == nullptr)
-        return;
-    cudaSetDevice(coder->device); /* its buffers are freed on its device */
-    if (coder->stream != nullptr)
-        cudaStreamDestroy(coder->stream);
-    delete coder;
-    cudaGetLastError();
 }
 
 } // namespace tier1_cuda
