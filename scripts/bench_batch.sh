@@ -14,13 +14,15 @@
 # utilization through nvidia-smi: the share of time a kernel ran, sampled
 # every 100 ms); with two or more, gj2k's batch on the first GPU alone too,
 # for the scaling.
+# --baseline OLD adds an older gj2k binary's batch (every GPU, and GPU 0
+# alone), measured in the same run, for a change's before and after.
 # --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far);
 # --no-loop the per-file loop of gj2k; --keep DIR leaves the photos and
 # gj2k's batch outputs in DIR (photos/, batch/) for a later look.
-# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg] [--no-loop] [--keep DIR]
+# Usage: scripts/bench_batch.sh [GJ2K] [--count N] [--mixed] [--runs N] [--device D] [--no-openjpeg] [--no-loop] [--keep DIR] [--baseline OLD]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1 loop=1 keep=
+gj2k=$repo/build/dev/gj2k count=24 mixed=0 runs=1 device=auto openjpeg=1 loop=1 keep= baseline=
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --no-openjpeg) openjpeg=0; shift ;;
     --no-loop) loop=0; shift ;;
     --keep) keep=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
@@ -88,6 +91,15 @@ if [ "$gpus" -ge 2 ]; then # the scaling: the first GPU alone
   sample_busy encode1 eval 't[1_e]=$(timed batch1 "$gj2k" encode -ImgDir photos -o batch1 --device "$device" --devices 0 -quiet)'
   sample_busy decode1 eval 't[1_d]=$(timed batchd1 "$gj2k" decode -ImgDir batch -o batchd1 -OutFor ppm --device "$device" --devices 0 -quiet)'
 fi
+t[b_e]=– t[b_d]=– t[b1_e]=– t[b1_d]=–
+if [ -n "$baseline" ]; then # the same batches by the older binary
+  sample_busy base_encode eval 't[b_e]=$(timed based "$baseline" encode -ImgDir photos -o based --device "$device" -quiet)'
+  sample_busy base_decode eval 't[b_d]=$(timed basedd "$baseline" decode -ImgDir batch -o basedd -OutFor ppm --device "$device" -quiet)'
+  if [ "$gpus" -ge 2 ]; then
+    sample_busy base_encode1 eval 't[b1_e]=$(timed based1 "$baseline" encode -ImgDir photos -o based1 --device "$device" --devices 0 -quiet)'
+    sample_busy base_decode1 eval 't[b1_d]=$(timed basedd1 "$baseline" decode -ImgDir batch -o basedd1 -OutFor ppm --device "$device" --devices 0 -quiet)'
+  fi
+fi
 t[l_e]=– t[l_d]=–
 if [ $loop = 1 ]; then
   t[l_e]=$(timed loop loop_encode)
@@ -117,6 +129,10 @@ echo "| run | encode ms | encode MP/s | decode ms | decode MP/s | encode vs Grok
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 rows=("gj2k batch:g")
 if [ "$gpus" -ge 2 ]; then rows=("gj2k batch, every GPU ($gpus):g" "gj2k batch, GPU 0 alone:1"); fi
+if [ -n "$baseline" ]; then
+  rows+=("baseline batch$( [ "$gpus" -ge 2 ] && echo ", every GPU"):b")
+  [ "$gpus" -ge 2 ] && rows+=("baseline batch, GPU 0 alone:b1")
+fi
 rows+=("gj2k one process a file:l" "Grok batch (-y):k" "OpenJPEG batch (-ImgDir):o")
 for row in "${rows[@]}"; do
   name=${row%%:*} k=${row##*:}
@@ -126,11 +142,12 @@ done
 if [ "$gpus" -ge 2 ]; then
   echo
   echo "Scaling over $gpus GPUs against GPU 0 alone: encode $(ratio "${t[1_e]}" "${t[g_e]}"), decode $(ratio "${t[1_d]}" "${t[g_d]}") (goal >= 1.9x for 2)."
+  [ -n "$baseline" ] && echo "The baseline's: encode $(ratio "${t[b1_e]}" "${t[b_e]}"), decode $(ratio "${t[b1_d]}" "${t[b_d]}")."
 fi
 if [ "$gpus" -ge 1 ]; then
   echo
   echo "GPU busy during gj2k's batch (nvidia-smi utilization, mean of 100 ms samples):"
-  for k in encode decode encode1 decode1; do
+  for k in encode decode encode1 decode1 base_encode base_decode base_encode1 base_decode1; do
     [ -n "${busy[$k]:-}" ] && echo "- $k: ${busy[$k]}"
   done
 fi

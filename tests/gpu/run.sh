@@ -4,9 +4,11 @@
 # Usage on the GPU machine, from the repository root:  bash tests/gpu/run.sh
 #   bash tests/gpu/run.sh quick   builds gj2k and the GPU test only, runs those and `bench dwt`.
 #   bash tests/gpu/run.sh tests   builds everything, runs every test and the sanitizers only.
-#   bash tests/gpu/run.sh batch [COUNT]   builds gj2k and the batch and device tests, runs
-#                                 them, then scripts/bench_batch.sh over COUNT (200) mixed
-#                                 photos against Grok (.peers), on every GPU and on GPU 0.
+#   bash tests/gpu/run.sh batch [COUNT [RUNS]]   builds gj2k and the batch and device tests,
+#                                 runs them, then scripts/bench_batch.sh over COUNT (200) mixed
+#                                 photos against Grok (.peers), on every GPU and on GPU 0, best
+#                                 of RUNS (1). A source tree in .baseline (git archive of an
+#                                 older commit) is built too and measured in the same run.
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -28,7 +30,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[ "${1:-}" = batch ] && targets=(--target gj2k test_gpu_devices test_cli_batch)
+[ "${1:-}" = batch ] && targets=(--target gj2k test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -44,7 +46,8 @@ if [ "${1:-}" = batch ]; then
   step "device and batch tests, then the batch benchmark"
   build/gpu/gj2k --version | tee "$logs/version.txt"
   rc=0
-  for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch; do
+  for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch tests/gpu/test_gpu_stage \
+           tests/codec/tier1/test_tier1_gpu tests/codec/tier1/test_tier1_encode_gpu; do
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
     rc=$((rc | PIPESTATUS[0]))
   done
@@ -53,9 +56,22 @@ if [ "${1:-}" = batch ]; then
     context_kept_across_calls >"$logs/memcheck-contexts.txt" 2>&1
   m=$?; echo "memcheck test_gpu_devices context_kept_across_calls: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
   rc=$((rc | m))
+  "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/codec/tier1/test_tier1_gpu \
+    placed_matches_host >"$logs/memcheck-placed.txt" 2>&1
+  m=$?; echo "memcheck test_tier1_gpu placed_matches_host: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
+  rc=$((rc | m))
   [ -f .peers/env.sh ] && . .peers/env.sh
+  baseline=()
+  if [ -f .baseline/CMakeLists.txt ]; then
+    cmake -S .baseline -B build/gpu-baseline "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DGJ2K_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure-baseline.txt" 2>&1 &&
+      cmake --build build/gpu-baseline -j "$jobs" --target gj2k >"$logs/build-baseline.txt" 2>&1 &&
+      baseline=(--baseline "$PWD/build/gpu-baseline/gj2k")
+    echo "baseline: $([ ${#baseline[@]} -gt 0 ] && build/gpu-baseline/gj2k --version | sed -n 1p || echo 'did not build')"
+  fi
   GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
-    --count "${2:-200}" --mixed --no-openjpeg --no-loop --keep "$PWD/build/bench-batch" 2>&1 |
+    --count "${2:-200}" --runs "${3:-1}" --mixed --no-openjpeg --no-loop \
+    --keep "$PWD/build/bench-batch" "${baseline[@]}" 2>&1 |
     tee "$logs/bench-batch.txt"
   rc=$((rc | PIPESTATUS[0]))
   # The batch's own summary (stages summed over files, files a GPU), the
