@@ -1,6 +1,8 @@
 /* batch_run.c - see batch_run.h. The queue is an index into the list under
  * a lock: each worker holds one file at a time, so memory stays that of
- * `jobs` files however long the list. */
+ * `jobs` files however long the list. The largest files go first, so that
+ * the run does not end on a big file coded alone while the other workers
+ * (and the GPU) idle. */
 #include "batch_run.h"
 
 #include <errno.h>
@@ -25,6 +27,7 @@
 
 typedef struct batch_state {
     const batch_list *list;
+    const size_t *order;    /* the list's indices, largest input first */
     const batch_settings *settings;
     batch_job_fn job;
     void *context;
@@ -40,7 +43,46 @@ typedef struct batch_state {
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
     double start, last_progress;
+    double gpus_opened;     /* when the last worker's GPU was open (from start) */
+    double last_started;    /* when the last file was taken */
 } batch_state;
+
+typedef struct sized_item {
+    uint64_t bytes;
+    size_t index;
+} sized_item;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized_item *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index; /* the list's order among equals */
+}
+
+/* The list's indices by input size, largest first (an input that cannot be
+ * read counts as empty and fails in its turn); NULL when out of memory. */
+static size_t *largest_first(const batch_list *list)
+{
+    size_t n = list->count ? list->count : 1;
+    sized_item *items = malloc(n * sizeof *items);
+    size_t *order = malloc(n * sizeof *order);
+    if (items == NULL || order == NULL) {
+        free(items);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < list->count; i++) {
+        struct stat info;
+        items[i].bytes = stat(list->items[i].input, &info) == 0 ? (uint64_t)info.st_size : 0;
+        items[i].index = i;
+    }
+    qsort(items, list->count, sizeof *items, larger_first);
+    for (size_t i = 0; i < list->count; i++)
+        order[i] = items[i].index;
+    free(items);
+    return order;
+}
 
 /* A JSON string literal of `text` (UTF-8 passes through). */
 static void json_string(FILE *out, const char *text)
@@ -107,9 +149,15 @@ static bool same_file(const char *input, const char *output)
 
 /* A parallel_body: codes item `index` (a failure is the file's, and the
  * loop goes on). */
-static gj2k_status code_item(void *context, size_t index, unsigned worker)
+static gj2k_status code_item(void *context, size_t position, unsigned worker)
 {
     batch_state *s = context;
+    size_t index = s->order[position];
+    if (position + 1 == s->list->count) {
+        pthread_mutex_lock(&s->lock);
+        s->last_started = now_seconds() - s->start;
+        pthread_mutex_unlock(&s->lock);
+    }
     size_t gpu_slot = s->settings->num_gpus ? worker % s->settings->num_gpus : 0;
     batch_worker *w = &s->workers[worker];
     if (s->settings->num_gpus > 0 && !s->opened[worker]) { /* its GPU, once */
@@ -118,6 +166,10 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
         gj2k_error unused = {0};
         if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
             w->gpu_context = NULL;
+        pthread_mutex_lock(&s->lock);
+        double opened = now_seconds() - s->start;
+        s->gpus_opened = opened > s->gpus_opened ? opened : s->gpus_opened;
+        pthread_mutex_unlock(&s->lock);
     }
     unsigned gpu = w->gpu;
     const batch_item *item = &s->list->items[index];
@@ -166,7 +218,7 @@ static gj2k_status code_item(void *context, size_t index, unsigned worker)
     return GJ2K_OK;
 }
 
-static void print_summary(const batch_state *s, double seconds)
+static void print_summary(const batch_state *s, double seconds, double coded, double closing)
 {
     struct rusage usage;
     long peak_kb = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
@@ -194,6 +246,15 @@ static void print_summary(const batch_state *s, double seconds)
     for (unsigned k = 0; k < BATCH_STAGES && names[k] != NULL; k++)
         printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
+    printf("\n");
+    /* where the run's time went that no file's stages show */
+    printf("  the run:");
+    if (s->settings->num_gpus > 0)
+        printf(" every worker's GPU open at %.2f s,", s->gpus_opened);
+    printf(" the last file started at %.2f s and the files were done at %.2f s", s->last_started,
+           coded);
+    if (s->settings->num_gpus > 0)
+        printf(", GPUs closed in %.2f s", closing);
     printf("\n");
 }
 
@@ -234,10 +295,13 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     }
     s.workers = calloc(jobs, sizeof *s.workers);
     s.opened = calloc(jobs, sizeof *s.opened);
-    if (s.workers == NULL || s.opened == NULL) {
+    size_t *order = largest_first(list);
+    s.order = order;
+    if (s.workers == NULL || s.opened == NULL || order == NULL) {
         report_error("%s: out of memory", settings->command);
         free(s.workers);
         free(s.opened);
+        free(order);
         parallel_pool_destroy(pool);
         if (s.report != NULL)
             fclose(s.report);
@@ -247,14 +311,16 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     s.start = now_seconds();
     parallel_for(pool, list->count, code_item, &s);
     parallel_pool_destroy(pool);
+    double coded = now_seconds() - s.start;
     for (size_t k = 0; k < jobs; k++)
         gj2k_gpu_context_destroy(s.workers[k].gpu_context);
     free(s.workers);
     free(s.opened);
+    free(order);
     double seconds = now_seconds() - s.start;
     show_progress(&s, true);
     if (!settings->quiet)
-        print_summary(&s, seconds);
+        print_summary(&s, seconds, coded, seconds - coded);
     if (s.report != NULL && (fclose(s.report) != 0 || s.report_failed)) {
         report_error("%s: --report %s: could not be written whole", settings->command,
                      settings->report);
