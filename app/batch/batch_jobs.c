@@ -89,6 +89,8 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     request.options.threads = threads;
     request.options.gpu = worker->gpu;
     request.options.gpu_context = worker->gpu_context;
+    if (worker->on_cpu)
+        request.options.device = GJ2K_DEVICE_CPU;
     request.options.warning_user = (void *)item->output;
     outcome->bytes_in = file_size(item->input);
     gj2k_error error = {0};
@@ -165,6 +167,8 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     decode.threads = threads;
     decode.gpu = worker->gpu;
     decode.gpu_context = worker->gpu_context;
+    if (worker->on_cpu)
+        decode.device = GJ2K_DEVICE_CPU;
     decode.warning = report_warning;
     decode.warning_user = (void *)item->input;
     decode.report = &report;

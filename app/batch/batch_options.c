@@ -16,6 +16,9 @@ const option_spec batch_option_specs[] = {
     {"--out-dir", "DIR", "batch: the output directory (also -a, -out_dir, or -o DIR)"},
     {"--jobs", "N",
      "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / N threads)"},
+    {"--cpu-workers", "N",
+     "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
+     "(default 0)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},
@@ -151,6 +154,12 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         return false;
     }
     t->jobs = jobs ? (unsigned)value : 0;
+    const char *cpu_workers = options_get(parsed, "--cpu-workers");
+    if (cpu_workers != NULL && !options_parse_uint(cpu_workers, 0, 4096, &value)) {
+        report_error("%s: --cpu-workers %s: expected 0..4096", command, cpu_workers);
+        return false;
+    }
+    t->cpu_workers = cpu_workers ? (unsigned)value : 0;
     t->skip_existing = options_has(parsed, "--skip-existing");
     t->quiet = options_has(parsed, "--quiet");
     t->report = options_get(parsed, "--report");

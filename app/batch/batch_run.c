@@ -32,13 +32,15 @@ typedef struct batch_state {
     batch_job_fn job;
     void *context;
     unsigned threads_each;
-    batch_worker *workers;  /* one a worker of the pool, indexed as parallel_for numbers them */
+    batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
+    size_t gpu_jobs;        /* workers on GPUs */
     bool *opened;           /* whether each worker has tried to open its GPU */
     FILE *report;
     bool report_failed;
     bool progress;
     pthread_mutex_t lock; /* over what follows */
-    size_t done, failed, skipped, on_gpu;
+    size_t front, back;   /* the files of order[front, back) are left */
+    size_t done, failed, skipped, on_gpu, on_cpu_workers;
     size_t on_each_gpu[BATCH_SHOWN_GPUS]; /* files coded on each of settings->gpus */
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
@@ -147,21 +149,31 @@ static bool same_file(const char *input, const char *output)
            a.st_ino == b.st_ino;
 }
 
-/* A parallel_body: codes item `index` (a failure is the file's, and the
- * loop goes on). */
-static gj2k_status code_item(void *context, size_t position, unsigned worker)
+/* The next file for a worker, as an index into the list: the largest left,
+ * except for a CPU worker beside GPUs, which takes the smallest and leaves
+ * the last few (no more than the GPU workers) to the GPUs, so that the run
+ * does not wait for the slower CPU at its end. False when none is left. */
+static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
 {
-    batch_state *s = context;
-    size_t index = s->order[position];
-    if (position + 1 == s->list->count) {
-        pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
+    size_t left = s->back - s->front;
+    bool taken = left > 0 && (!cpu_beside_gpus || left > s->gpu_jobs);
+    if (taken)
+        *index = s->order[cpu_beside_gpus ? --s->back : s->front++];
+    if (taken && s->front == s->back)
         s->last_started = now_seconds() - s->start;
-        pthread_mutex_unlock(&s->lock);
-    }
-    size_t gpu_slot = s->settings->num_gpus ? worker % s->settings->num_gpus : 0;
-    batch_worker *w = &s->workers[worker];
-    if (s->settings->num_gpus > 0 && !s->opened[worker]) { /* its GPU, once */
-        s->opened[worker] = true;
+    pthread_mutex_unlock(&s->lock);
+    return taken;
+}
+
+/* Codes list item `index` as worker `number` (a failure is the file's, and
+ * the run goes on). */
+static void code_item(batch_state *s, size_t index, size_t number)
+{
+    batch_worker *w = &s->workers[number];
+    size_t gpu_slot = s->settings->num_gpus && !w->on_cpu ? number % s->settings->num_gpus : 0;
+    if (s->settings->num_gpus > 0 && !w->on_cpu && !s->opened[number]) { /* its GPU, once */
+        s->opened[number] = true;
         w->gpu = s->settings->gpus[gpu_slot];
         gj2k_error unused = {0};
         if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
@@ -203,6 +215,7 @@ static gj2k_status code_item(void *context, size_t position, unsigned worker)
     } else {
         s->done++;
         s->on_gpu += outcome.on_gpu;
+        s->on_cpu_workers += w->on_cpu;
         if (outcome.on_gpu && gpu_slot < BATCH_SHOWN_GPUS)
             s->on_each_gpu[gpu_slot]++;
         for (unsigned k = 0; k < BATCH_STAGES; k++)
@@ -215,6 +228,17 @@ static gj2k_status code_item(void *context, size_t position, unsigned worker)
         write_report_line(s, item, &outcome);
     show_progress(s, false);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* A parallel_body: worker `number`'s files, one after the other. */
+static gj2k_status run_worker(void *context, size_t number, unsigned thread)
+{
+    (void)thread;
+    batch_state *s = context;
+    size_t index;
+    bool cpu_beside_gpus = s->workers[number].on_cpu;
+    while (take_next(s, cpu_beside_gpus, &index))
+        code_item(s, index, number);
     return GJ2K_OK;
 }
 
@@ -241,8 +265,10 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
     if (s->settings->num_gpus > 1)
         for (size_t k = 0; k < s->settings->num_gpus && k < BATCH_SHOWN_GPUS; k++)
             printf("%s GPU %u: %zu", k ? "," : " (", s->settings->gpus[k], s->on_each_gpu[k]);
-    printf("%s; stages summed over the files, and against the run's time:",
-           s->settings->num_gpus > 1 ? ")" : "");
+    printf("%s", s->settings->num_gpus > 1 ? ")" : "");
+    if (s->on_cpu_workers > 0)
+        printf(", %zu by the CPU workers", s->on_cpu_workers);
+    printf("; stages summed over the files, and against the run's time:");
     for (unsigned k = 0; k < BATCH_STAGES && names[k] != NULL; k++)
         printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
@@ -273,6 +299,10 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
         jobs = cores;
     if (jobs > list->count)
         jobs = list->count ? list->count : 1;
+    /* CPU workers beside the GPUs' (--cpu-workers), on the smallest files */
+    size_t cpu_workers = settings->num_gpus > 0 ? settings->cpu_workers : 0;
+    s.gpu_jobs = jobs;
+    jobs += cpu_workers;
     s.threads_each = settings->threads ? settings->threads
                                        : (unsigned)(cores / jobs > 0 ? cores / jobs : 1);
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
@@ -284,7 +314,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             return 1;
         }
     }
-    /* files `jobs` at once on a worker pool, each taking the next file left */
+    /* files `jobs` at once on a worker pool, each worker taking the next file left */
     parallel_pool *pool = NULL;
     gj2k_error error = {0};
     if (parallel_pool_create((unsigned)jobs, &pool, &error) != GJ2K_OK) {
@@ -307,9 +337,12 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             fclose(s.report);
         return 1;
     }
+    for (size_t k = s.gpu_jobs; k < jobs; k++)
+        s.workers[k].on_cpu = true;
+    s.back = list->count;
     pthread_mutex_init(&s.lock, NULL);
     s.start = now_seconds();
-    parallel_for(pool, list->count, code_item, &s);
+    parallel_for(pool, jobs, run_worker, &s);
     parallel_pool_destroy(pool);
     double coded = now_seconds() - s.start;
     for (size_t k = 0; k < jobs; k++)

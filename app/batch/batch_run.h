@@ -42,6 +42,7 @@ typedef struct batch_outcome {
 typedef struct batch_worker {
     unsigned gpu;
     gj2k_gpu_context *gpu_context;
+    bool on_cpu; /* a CPU worker beside the GPUs': its files are coded on the CPU */
 } batch_worker;
 
 /* Codes item with `threads` threads (0: the job's default) on the
@@ -65,6 +66,10 @@ typedef struct batch_settings {
      * it, each with a gj2k_gpu_context of its own (num_gpus 0: no GPU). */
     const unsigned *gpus;
     size_t num_gpus;
+    /* Workers beside the GPUs' that code on the CPU, taking the smallest
+     * files left (and leaving the last few to the GPUs); with no GPU,
+     * every worker is the CPU's and this is ignored. */
+    unsigned cpu_workers;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or

@@ -369,10 +369,26 @@ static void test_devices_shared_out(void)
         CHECK(strstr(r.err, "--devices") != NULL || (fprintf(stderr, "%s", r.err), 0));
     }
     CHECK(!exists("bad"));
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/bad' --cpu-workers x", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "--cpu-workers") != NULL || (fprintf(stderr, "%s", r.err), 0));
+    CHECK(!exists("bad"));
+    /* one worker: the files in the report as taken, the largest first */
     snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/cpu' --device cpu --devices 0 "
-             "-quiet", t, t);
+             "--jobs 1 --cpu-workers 2 -quiet --report '%s/order.jsonl'", t, t, t);
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
+    char *order = text_of("order.jsonl");
+    REQUIRE(order != NULL);
+    const char *at = order;
+    for (int i = 7; i >= 0 && at != NULL; i--) {
+        snprintf(name, sizeof name, "m%d.ppm\"", i);
+        const char *found = strstr(at, name);
+        CHECK(found != NULL || (fprintf(stderr, "%s not after the larger ones: %s", name, order), 0));
+        at = found;
+    }
+    free(order);
     gj2k_device_info info;
     gj2k_device_probe(&info);
     if (info.device_count <= 0) {
@@ -397,6 +413,31 @@ static void test_devices_shared_out(void)
     for (int i = 0; i < 8; i++) {
         snprintf(a, sizeof a, "cpu/m%d.j2k", i);
         snprintf(b, sizeof b, "gpus/m%d.j2k", i);
+        CHECK(same_bytes(a, b));
+    }
+    /* CPU workers beside one GPU worker: they take the smallest files, and
+     * code the CPU's bytes */
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/mixed' -G 0 --jobs 1 "
+             "--cpu-workers 2 --device gpu --report '%s/mixed.jsonl'", t, t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "by the CPU workers") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    text = text_of("mixed.jsonl");
+    REQUIRE(text != NULL);
+    size_t lines = 0, on_gpu = 0;
+    for (const char *line = text; *line != '\0'; line = strchr(line, '\n') + 1) {
+        lines++;
+        const char *end = strchr(line, '\n');
+        REQUIRE(end != NULL);
+        const char *g = strstr(line, "\"gpu\":0");
+        on_gpu += g != NULL && g < end;
+    }
+    CHECK_EQ(lines, 8);
+    CHECK(on_gpu >= 1 && on_gpu < 8);
+    free(text);
+    for (int i = 0; i < 8; i++) {
+        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
+        snprintf(b, sizeof b, "mixed/m%d.j2k", i);
         CHECK(same_bytes(a, b));
     }
     snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/none' --devices %u", t, t,

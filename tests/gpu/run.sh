@@ -77,7 +77,8 @@ if [ "${1:-}" = batch ]; then
   # The batch's own summary (stages summed over files, files a GPU), the
   # cores' busy share (/proc/stat) and other --jobs, every GPU.
   cpu_busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat; }
-  for jobs in 0 32 "8 --devices 0" "16 --devices 0"; do
+  for jobs in 0 32 "8 --devices 0" "16 --devices 0" "16 --cpu-workers 8" "16 --cpu-workers 16" \
+              "8 --devices 0 --cpu-workers 8" "8 --devices 0 --cpu-workers 16"; do
     for what in encode decode; do
       rm -rf build/bench-batch/again
       if [ $what = encode ]; then args=(encode -ImgDir build/bench-batch/photos)
