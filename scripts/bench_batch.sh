@@ -13,7 +13,8 @@
 # On a machine with GPUs, how busy each was during gj2k's batches (NVML's
 # utilization through nvidia-smi: the share of time a kernel ran, sampled
 # every 100 ms); with two or more, gj2k's batch on the first GPU alone too,
-# for the scaling.
+# for the scaling (the GPUs' own, with --cpu-workers 0, and with the default
+# CPU workers beside them).
 # --baseline OLD adds an older gj2k binary's batch (every GPU, and GPU 0
 # alone), measured in the same run, for a change's before and after.
 # --no-openjpeg leaves OpenJPEG out (its batch is the slowest by far);
@@ -87,9 +88,18 @@ sample_busy() { local name=$1; shift
 sample_busy encode eval 't[g_e]=$(timed batch "$gj2k" encode -ImgDir photos -o batch --device "$device" -quiet)'
 sample_busy decode eval 't[g_d]=$(timed batchd "$gj2k" decode -ImgDir batch -o batchd -OutFor ppm --device "$device" -quiet)'
 t[1_e]=– t[1_d]=–
+t[0_e]=– t[0_d]=– t[10_e]=– t[10_d]=–
 if [ "$gpus" -ge 2 ]; then # the scaling: the first GPU alone
   sample_busy encode1 eval 't[1_e]=$(timed batch1 "$gj2k" encode -ImgDir photos -o batch1 --device "$device" --devices 0 -quiet)'
   sample_busy decode1 eval 't[1_d]=$(timed batchd1 "$gj2k" decode -ImgDir batch -o batchd1 -OutFor ppm --device "$device" --devices 0 -quiet)'
+fi
+if [ "$gpus" -ge 1 ]; then # the GPUs' own: no CPU workers beside them
+  sample_busy encode_gpus eval 't[0_e]=$(timed batch0 "$gj2k" encode -ImgDir photos -o batch0 --device "$device" --cpu-workers 0 -quiet)'
+  sample_busy decode_gpus eval 't[0_d]=$(timed batchd0 "$gj2k" decode -ImgDir batch -o batchd0 -OutFor ppm --device "$device" --cpu-workers 0 -quiet)'
+fi
+if [ "$gpus" -ge 2 ]; then
+  sample_busy encode1_gpus eval 't[10_e]=$(timed batch10 "$gj2k" encode -ImgDir photos -o batch10 --device "$device" --devices 0 --cpu-workers 0 -quiet)'
+  sample_busy decode1_gpus eval 't[10_d]=$(timed batchd10 "$gj2k" decode -ImgDir batch -o batchd10 -OutFor ppm --device "$device" --devices 0 --cpu-workers 0 -quiet)'
 fi
 t[b_e]=– t[b_d]=– t[b1_e]=– t[b1_d]=–
 if [ -n "$baseline" ]; then # the same batches by the older binary
@@ -128,7 +138,11 @@ echo
 echo "| run | encode ms | encode MP/s | decode ms | decode MP/s | encode vs Grok | decode vs Grok |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 rows=("gj2k batch:g")
-if [ "$gpus" -ge 2 ]; then rows=("gj2k batch, every GPU ($gpus):g" "gj2k batch, GPU 0 alone:1"); fi
+[ "$gpus" = 1 ] && rows+=("gj2k batch, no CPU workers:0")
+if [ "$gpus" -ge 2 ]; then
+  rows=("gj2k batch, every GPU ($gpus):g" "gj2k batch, GPU 0 alone:1"
+        "gj2k batch, every GPU, no CPU workers:0" "gj2k batch, GPU 0 alone, no CPU workers:10")
+fi
 if [ -n "$baseline" ]; then
   rows+=("baseline batch$( [ "$gpus" -ge 2 ] && echo ", every GPU"):b")
   [ "$gpus" -ge 2 ] && rows+=("baseline batch, GPU 0 alone:b1")
@@ -141,13 +155,14 @@ for row in "${rows[@]}"; do
 done
 if [ "$gpus" -ge 2 ]; then
   echo
-  echo "Scaling over $gpus GPUs against GPU 0 alone: encode $(ratio "${t[1_e]}" "${t[g_e]}"), decode $(ratio "${t[1_d]}" "${t[g_d]}") (goal >= 1.9x for 2)."
+  echo "Scaling over $gpus GPUs against GPU 0 alone, the GPUs' own (no CPU workers): encode $(ratio "${t[10_e]}" "${t[0_e]}"), decode $(ratio "${t[10_d]}" "${t[0_d]}") (goal >= 1.9x for 2)."
+  echo "With the default CPU workers beside them: encode $(ratio "${t[1_e]}" "${t[g_e]}"), decode $(ratio "${t[1_d]}" "${t[g_d]}")."
   [ -n "$baseline" ] && echo "The baseline's: encode $(ratio "${t[b1_e]}" "${t[b_e]}"), decode $(ratio "${t[b1_d]}" "${t[b_d]}")."
 fi
 if [ "$gpus" -ge 1 ]; then
   echo
   echo "GPU busy during gj2k's batch (nvidia-smi utilization, mean of 100 ms samples):"
-  for k in encode decode encode1 decode1 base_encode base_decode base_encode1 base_decode1; do
+  for k in encode decode encode1 decode1 encode_gpus decode_gpus encode1_gpus decode1_gpus base_encode base_decode base_encode1 base_decode1; do
     [ -n "${busy[$k]:-}" ] && echo "- $k: ${busy[$k]}"
   done
 fi

@@ -18,7 +18,7 @@ const option_spec batch_option_specs[] = {
      "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / N threads)"},
     {"--cpu-workers", "N",
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
-     "(default 0)"},
+     "(default: the cores past 16 a GPU, halved, at most 8)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},
@@ -159,7 +159,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         report_error("%s: --cpu-workers %s: expected 0..4096", command, cpu_workers);
         return false;
     }
-    t->cpu_workers = cpu_workers ? (unsigned)value : 0;
+    t->cpu_workers = cpu_workers ? (int)value : -1;
     t->skip_existing = options_has(parsed, "--skip-existing");
     t->quiet = options_has(parsed, "--quiet");
     t->report = options_get(parsed, "--report");

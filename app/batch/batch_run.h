@@ -67,9 +67,10 @@ typedef struct batch_settings {
     const unsigned *gpus;
     size_t num_gpus;
     /* Workers beside the GPUs' that code on the CPU, taking the smallest
-     * files left (and leaving the last few to the GPUs); with no GPU,
-     * every worker is the CPU's and this is ignored. */
-    unsigned cpu_workers;
+     * files left (and leaving the last few to the GPUs); -1: as many as
+     * add throughput (batch_cpu_workers). With no GPU, every worker is the
+     * CPU's and this is ignored. */
+    int cpu_workers;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or
