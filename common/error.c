@@ -1,4 +1,5 @@
-/* error.c - see error.h. */
+/* error.c - see error.h; and the two names the library gives of itself,
+ * gj2k_status_name and gj2k_version_string (gj2k.h). */
 #include "error.h"
 
 #include <stdarg.h>
@@ -45,3 +46,5 @@ const char *gj2k_status_name(gj2k_status status)
     }
     return "unknown status";
 }
+
+const char *gj2k_version_string(void) { return GJ2K_VERSION_STRING; }
