@@ -24,7 +24,7 @@ static const struct {
 
 static void print_version(void)
 {
-    gj2k_device_info device;
+    gj2k_device_info device = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&device);
     printf("gj2k %s\n", gj2k_version_string());
     if (!device.cuda_built) {

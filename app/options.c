@@ -358,7 +358,7 @@ int options_read_devices(const char *command, const char *text, int device,
         *count = 0;
         return 0;
     }
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     unsigned visible = info.device_count > 0 ? (unsigned)info.device_count : 0;
     if (visible == 0 && device == GJ2K_DEVICE_AUTO) {

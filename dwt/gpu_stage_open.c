@@ -12,7 +12,7 @@ gj2k_status gpu_stage_open(gj2k_device device, unsigned gpu, uint64_t samples,
         return GJ2K_OK;
     case GJ2K_DEVICE_GPU: {
         gj2k_status status = gpu_stage_create(gpu, out, error);
-        gj2k_device_info info;
+        gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
         if (status == GJ2K_ERROR_DEVICE && (gj2k_device_probe(&info), info.device_count == 0))
             /* one message for a missing GPU, in the words `gj2k --version` prints */
             return gj2k_fail(error, GJ2K_ERROR_DEVICE, "no usable GPU (%s)", info.detail);

@@ -10,6 +10,39 @@
  *    several images may be read, written or coded at once on different threads.
  *  - Objects returned through `**out` parameters are owned by the caller and
  *    released with the matching *_destroy function.
+ *
+ * Structs that carry their size
+ *  - Each struct the caller fills for a call (gj2k_read_options,
+ *    gj2k_raw_geometry, gj2k_write_options, gj2k_decode_options,
+ *    gj2k_encode_options, gj2k_transcode_options, gj2k_reader, gj2k_writer)
+ *    and each the library fills in the caller's memory (gj2k_decode_report,
+ *    gj2k_encode_report, gj2k_transcode_report, gj2k_device_info) begins with
+ *    `size_t struct_size`: 0 means the layout of this header, anything else
+ *    the struct's sizeof as the caller was compiled. Later releases only
+ *    append fields, so a program built against an older gj2k.h keeps
+ *    working with a newer library:
+ *     - a struct the caller fills is read no further than its struct_size;
+ *       the fields past it take their defaults, as if left zero;
+ *     - a struct the library fills is written no further than its
+ *       struct_size, and on return its struct_size holds the bytes written
+ *       (this release's sizeof when the caller's struct is longer: the
+ *       fields past that are left as they were);
+ *     - a struct_size that does not reach past the struct's first field,
+ *       or passes GJ2K_STRUCT_SIZE_MAX, is refused with
+ *       GJ2K_ERROR_INVALID_ARGUMENT, a message naming the struct
+ *       (gj2k_device_probe, which cannot fail, then leaves it untouched).
+ *  - So initialise every such struct, those the library fills too: `= {0}`,
+ *    or the struct's *_INIT macro, which records its size:
+ *        gj2k_encode_options options = GJ2K_ENCODE_OPTIONS_INIT;
+ *        gj2k_encode_report report = GJ2K_ENCODE_REPORT_INIT;
+ *    An uninitialised struct_size is garbage, which the call refuses at best.
+ *  - gj2k_header, which the library allocates, carries the size it was
+ *    filled to: a program built against a later gj2k.h reads a field only
+ *    where header->struct_size reaches past it.
+ *  - Fixed for good: gj2k_error, and the structs passed as arrays, whose
+ *    step is their size (gj2k_component_info, gj2k_progression_change,
+ *    gj2k_header_component). A gj2k_image and its components are allocated
+ *    by the library (gj2k_image_create, the decoders), not by the caller.
  */
 #ifndef GJ2K_H
 #define GJ2K_H
@@ -32,6 +65,18 @@ extern "C" {
 #define GJ2K_VERSION_MINOR 1
 #define GJ2K_VERSION_PATCH 0
 #define GJ2K_VERSION_STRING "0.1.0"
+
+/* The largest struct_size taken (see "Structs that carry their size"):
+ * anything larger is garbage, not a later release's struct. */
+#define GJ2K_STRUCT_SIZE_MAX 65536u
+
+/* An initialiser that records a struct's size, all else zero: what each
+ * GJ2K_*_INIT below expands to (in C++, a value-initialised struct). */
+#ifdef __cplusplus
+#define GJ2K_STRUCT_INIT(type) ([] { type s_{}; s_.struct_size = sizeof s_; return s_; }())
+#else
+#define GJ2K_STRUCT_INIT(type) {.struct_size = sizeof(type)}
+#endif
 
 /* ---------------------------------------------------------------- errors */
 
@@ -204,14 +249,17 @@ GJ2K_API bool gj2k_format_can_write(gj2k_file_format format);
 
 /* Geometry of raw input, which carries none (as opj_compress -F). */
 typedef struct gj2k_raw_geometry {
+    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
     uint32_t width, height;       /* of the full-resolution grid */
     uint32_t num_components;
     uint32_t precision;           /* 1..16; samples take 1 byte up to 8 bits, else 2 */
     bool is_signed;
     uint32_t dx[4], dy[4];        /* per-component subsampling; 0 means 1 */
 } gj2k_raw_geometry;
+#define GJ2K_RAW_GEOMETRY_INIT GJ2K_STRUCT_INIT(gj2k_raw_geometry)
 
 typedef struct gj2k_read_options {
+    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
     /* Refuse images of more samples than this (all components); 0: no fixed
      * limit, only the bound that the file's size can justify. */
     uint64_t max_samples;
@@ -219,6 +267,7 @@ typedef struct gj2k_read_options {
     gj2k_warning_fn warning;      /* may be NULL */
     void *warning_user;
 } gj2k_read_options;
+#define GJ2K_READ_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_read_options)
 
 /* Told of each temporary file a write makes, just before it makes it
  * (`exists` true), and of its end (renamed into place, removed, or never
@@ -227,6 +276,7 @@ typedef struct gj2k_read_options {
 typedef void (*gj2k_temporary_fn)(void *user, const char *path, bool exists);
 
 typedef struct gj2k_write_options {
+    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
     gj2k_warning_fn warning;      /* may be NULL */
     void *warning_user;
     gj2k_temporary_fn temporary;  /* may be NULL */
@@ -234,6 +284,7 @@ typedef struct gj2k_write_options {
     bool split_components;        /* PNM: one PGM a component, OUT_0.pgm, OUT_1.pgm, ...
                                      (opj_decompress -split-pnm), as PGX always is */
 } gj2k_write_options;
+#define GJ2K_WRITE_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_write_options)
 
 /*
  * Reads an image held in memory. `format` names its format; GJ2K_FORMAT_UNKNOWN
@@ -291,6 +342,7 @@ GJ2K_API void gj2k_gpu_context_destroy(gj2k_gpu_context *context);
 
 /* What a decode did (gj2k_decode_options.report). */
 typedef struct gj2k_decode_report {
+    size_t struct_size;        /* 0 or the caller's sizeof; then the bytes written */
     uint32_t num_tiles;        /* tiles decoded */
     uint32_t gpu_tiles;        /* of those, tiles whose inverse transforms ran on the GPU */
     uint64_t gpu_blocks;       /* code-blocks whose Tier-1 ran on the GPU */
@@ -319,11 +371,13 @@ typedef struct gj2k_decode_report {
      * the device, the coefficients up). */
     double copies_ms;
 } gj2k_decode_report;
+#define GJ2K_DECODE_REPORT_INIT GJ2K_STRUCT_INIT(gj2k_decode_report)
 
 /* What to decode and how to render it; zero-initialised means: the whole
  * image at full resolution, every layer and component, all cores, the
  * components as the codestream holds them. Mirrors opj_decompress. */
 typedef struct gj2k_decode_options {
+    size_t struct_size;        /* 0, or the caller's sizeof (the top of this file) */
     unsigned reduce;           /* -r: highest resolution levels to discard */
     unsigned max_layers;       /* -l: quality layers to decode; 0 = all */
     bool use_region;           /* -d: decode only [x0,x1) x [y0,y1) of the reference grid */
@@ -371,6 +425,7 @@ typedef struct gj2k_decode_options {
     void *warning_user;
     gj2k_decode_report *report; /* filled in when not NULL, whatever the outcome */
 } gj2k_decode_options;
+#define GJ2K_DECODE_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_decode_options)
 
 /* Decodes a JPEG 2000 codestream (.j2k/.j2c) or JP2 file held in memory. An
  * incomplete codestream fails with GJ2K_ERROR_TRUNCATED, naming what is
@@ -389,10 +444,12 @@ GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_option
  * `seek`, when not NULL, is asked first to go to offset 0, so that a
  * stream handed over part-way is decoded from its start. */
 typedef struct gj2k_reader {
+    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
     int64_t (*read)(void *user, uint8_t *buffer, size_t size);
     bool (*seek)(void *user, uint64_t offset);
     void *user;
 } gj2k_reader;
+#define GJ2K_READER_INIT GJ2K_STRUCT_INIT(gj2k_reader)
 
 /* Decodes what `reader` gives (a codestream or JP2 file), read whole first
  * and held in memory: at most options->max_memory bytes of it (0: half
@@ -506,6 +563,7 @@ typedef enum gj2k_tile_parts {
 } gj2k_tile_parts;
 
 typedef struct gj2k_encode_options {
+    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
     gj2k_file_format format;    /* J2K or JP2; UNKNOWN: from the path (file API), else J2K */
     bool irreversible;          /* -I: 9/7 wavelet, ICT, expounded quantization */
     unsigned num_resolutions;   /* -n: 1..33; 0 = 6 */
@@ -562,9 +620,11 @@ typedef struct gj2k_encode_options {
     gj2k_temporary_fn temporary;   /* gj2k_encode_file's temporary file (gj2k_write_options) */
     void *temporary_user;
 } gj2k_encode_options;
+#define GJ2K_ENCODE_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_encode_options)
 
 /* What an encode produced. */
 typedef struct gj2k_encode_report {
+    size_t struct_size;         /* 0 or the caller's sizeof; then the bytes written */
     size_t bytes;               /* of the whole output (JP2 boxes included) */
     size_t codestream_bytes;
     unsigned num_layers;
@@ -586,11 +646,13 @@ typedef struct gj2k_encode_report {
      * coefficients down where Tier-1 runs on the CPU). */
     double open_ms, transform_ms, tier1_ms, rate_ms, tier2_ms, copies_ms;
 } gj2k_encode_report;
+#define GJ2K_ENCODE_REPORT_INIT GJ2K_STRUCT_INIT(gj2k_encode_report)
 
 /*
  * Encodes an image into a new malloc'ed JPEG 2000 codestream or JP2 file
  * (*data, *size). `options` may be NULL (lossless defaults); `report` may be
- * NULL. Components must have 1 to 24 bits.
+ * NULL, and is filled when the encode succeeds. Components must have 1 to 24
+ * bits.
  */
 GJ2K_API gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
                                         uint8_t **data, size_t *size, gj2k_encode_report *report,
@@ -604,9 +666,11 @@ GJ2K_API gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
 /* A sink of bytes for gj2k_encode_stream: `write` takes all `size` bytes
  * of `data` or returns false. */
 typedef struct gj2k_writer {
+    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
     bool (*write)(void *user, const uint8_t *data, size_t size);
     void *user;
 } gj2k_writer;
+#define GJ2K_WRITER_INIT GJ2K_STRUCT_INIT(gj2k_writer)
 
 /* Encodes as gj2k_encode_memory does (options->format: J2K or JP2) and
  * hands the result to `writer`, in pieces of at most 1 MiB; nothing is
@@ -630,6 +694,7 @@ typedef enum gj2k_block_coder {
 
 /* What a transcode did (gj2k_transcode_options.report). */
 typedef struct gj2k_transcode_report {
+    size_t struct_size;         /* 0 or the caller's sizeof; then the bytes written */
     gj2k_block_coder coder;     /* the coder the output's code-blocks take */
     gj2k_file_format format;    /* of the output: J2K or JP2 (JPH with HT) */
     size_t bytes;               /* of the whole output */
@@ -654,11 +719,13 @@ typedef struct gj2k_transcode_report {
      * codestream and its boxes (and of the file, with gj2k_transcode_file). */
     double read_ms, tier2_in_ms, tier1_ms, write_ms;
 } gj2k_transcode_report;
+#define GJ2K_TRANSCODE_REPORT_INIT GJ2K_STRUCT_INIT(gj2k_transcode_report)
 
 /* How to transcode; zero-initialised: the coder and the container from the
  * output (file API) or the other coder in the input's container (memory
  * API), every core. */
 typedef struct gj2k_transcode_options {
+    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
     gj2k_block_coder coder;
     gj2k_file_format format;    /* J2K or JP2 (a JPH file with HT); UNKNOWN: from the output's
                                    name (file API), else the input's */
@@ -670,6 +737,7 @@ typedef struct gj2k_transcode_options {
     void *temporary_user;
     gj2k_transcode_report *report; /* filled in when not NULL and the call succeeds */
 } gj2k_transcode_options;
+#define GJ2K_TRANSCODE_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_transcode_options)
 
 /*
  * Re-codes every code-block of a JPEG 2000 codestream or JP2/JPH file with
@@ -714,6 +782,7 @@ typedef struct gj2k_header_component {
 } gj2k_header_component;
 
 typedef struct gj2k_header {
+    size_t struct_size;           /* sizeof(gj2k_header) of the library that filled it */
     gj2k_file_format format;      /* GJ2K_FORMAT_J2K (a bare codestream) or GJ2K_FORMAT_JP2 */
     uint32_t x0, y0, x1, y1;      /* the image area on the reference grid */
     uint32_t width, height;       /* x1 - x0, y1 - y0 */
@@ -750,6 +819,7 @@ GJ2K_API void gj2k_header_free(gj2k_header *header);
 GJ2K_API const char *gj2k_version_string(void);
 
 typedef struct gj2k_device_info {
+    size_t struct_size;       /* 0 or the caller's sizeof; then the bytes written */
     bool cuda_built;          /* this build contains CUDA kernels */
     int runtime_version;      /* CUDA runtime, e.g. 13000 for 13.0; 0 when not built */
     int driver_version;       /* CUDA driver; 0 when there is none */
@@ -760,8 +830,10 @@ typedef struct gj2k_device_info {
     int multiprocessors;
     char detail[256];         /* why there is no usable GPU, when there is none */
 } gj2k_device_info;
+#define GJ2K_DEVICE_INFO_INIT GJ2K_STRUCT_INIT(gj2k_device_info)
 
-/* Probes for a CUDA device. Never fails: a machine without one reports zero devices. */
+/* Probes for a CUDA device. Never fails: a machine without one reports zero
+ * devices. An `info` whose struct_size is refused is left untouched. */
 GJ2K_API void gj2k_device_probe(gj2k_device_info *info);
 
 /* Opens the first GPU's context now: the CUDA runtime's and driver's

@@ -3,6 +3,7 @@
  * failed write never leaves a half-written output behind. */
 #include "error.h"
 #include "image_formats.h"
+#include "struct_size.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,14 +132,30 @@ static gj2k_status explain_unavailable(gj2k_file_format format, gj2k_error *erro
     }
 }
 
+/* A caller's read options (NULL: the defaults) and their raw geometry,
+ * taken in whole (struct_size.h); `taken->raw` points at `raw`. */
+static gj2k_status take_read_options(const gj2k_read_options *options, gj2k_read_options *taken,
+                                     gj2k_raw_geometry *raw, gj2k_error *error)
+{
+    gj2k_status status = STRUCT_SIZE_TAKE(taken, options, gj2k_read_options, error);
+    if (status == GJ2K_OK && taken->raw != NULL) {
+        status = STRUCT_SIZE_TAKE(raw, taken->raw, gj2k_raw_geometry, error);
+        taken->raw = raw;
+    }
+    return status;
+}
+
 gj2k_status gj2k_image_read_memory(const uint8_t *data, size_t size, gj2k_file_format format,
-                                   const gj2k_read_options *options, gj2k_image **out,
+                                   const gj2k_read_options *caller_options, gj2k_image **out,
                                    gj2k_error *error)
 {
     *out = NULL;
-    gj2k_read_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
+    gj2k_read_options taken;
+    gj2k_raw_geometry raw;
+    gj2k_status status = take_read_options(caller_options, &taken, &raw, error);
+    if (status != GJ2K_OK)
+        return status;
+    const gj2k_read_options *options = &taken;
     if (format == GJ2K_FORMAT_UNKNOWN)
         format = gj2k_format_from_signature(data, size);
     if (!gj2k_format_can_read(format))
@@ -194,9 +211,14 @@ gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *opti
                                  gj2k_image **out, gj2k_error *error)
 {
     *out = NULL;
+    gj2k_read_options taken;
+    gj2k_raw_geometry raw;
+    gj2k_status status = take_read_options(options, &taken, &raw, error);
+    if (status != GJ2K_OK)
+        return status;
     uint8_t *data;
     size_t size;
-    gj2k_status status = file_read_all(path, &data, &size, error);
+    status = file_read_all(path, &data, &size, error);
     if (status != GJ2K_OK)
         return status;
     gj2k_file_format format = gj2k_format_from_path(path);
@@ -206,7 +228,7 @@ gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *opti
         free(data);
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED, "%s: unknown image format", path);
     }
-    status = gj2k_image_read_memory(data, size, format, options, out, error);
+    status = gj2k_image_read_memory(data, size, format, &taken, out, error);
     free(data);
     if (status != GJ2K_OK && error != NULL) {
         char message[2 * sizeof error->message];
@@ -221,14 +243,16 @@ gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *opti
 }
 
 gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format format,
-                                    const gj2k_write_options *options, uint8_t **data,
+                                    const gj2k_write_options *caller_options, uint8_t **data,
                                     size_t *size, gj2k_error *error)
 {
     *data = NULL;
     *size = 0;
-    gj2k_write_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
+    gj2k_write_options taken;
+    gj2k_status taking = STRUCT_SIZE_TAKE(&taken, caller_options, gj2k_write_options, error);
+    if (taking != GJ2K_OK)
+        return taking;
+    const gj2k_write_options *options = &taken;
     if (!gj2k_format_can_write(format))
         return explain_unavailable(format, error);
     if (format == GJ2K_FORMAT_PGX && image->num_components != 1)
@@ -296,11 +320,13 @@ static gj2k_status write_component_pnm(const gj2k_image *image, uint32_t c,
 }
 
 gj2k_status gj2k_image_write_file(const gj2k_image *image, const char *path,
-                                  const gj2k_write_options *options, gj2k_error *error)
+                                  const gj2k_write_options *caller_options, gj2k_error *error)
 {
-    gj2k_write_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
+    gj2k_write_options taken;
+    gj2k_status taking = STRUCT_SIZE_TAKE(&taken, caller_options, gj2k_write_options, error);
+    if (taking != GJ2K_OK)
+        return taking;
+    const gj2k_write_options *options = &taken;
     gj2k_file_format format = gj2k_format_from_path(path);
     if (format == GJ2K_FORMAT_UNKNOWN)
         return gj2k_fail(error, GJ2K_ERROR_UNSUPPORTED,

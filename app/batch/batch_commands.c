@@ -24,7 +24,7 @@ static gj2k_device batch_device(gj2k_device asked)
 {
     if (asked != GJ2K_DEVICE_AUTO)
         return asked;
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     return info.cuda_built && info.device_count > 0 ? GJ2K_DEVICE_GPU : GJ2K_DEVICE_AUTO;
 }

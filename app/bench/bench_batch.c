@@ -79,7 +79,7 @@ static void run_job(batch_run *run)
     gj2k_status status;
     size_t size = 0;
     if (w->decoding) {
-        gj2k_decode_report report;
+        gj2k_decode_report report = GJ2K_DECODE_REPORT_INIT;
         gj2k_decode_options options = w->decode;
         options.report = &report;
         gj2k_image *image = NULL;
@@ -91,7 +91,7 @@ static void run_job(batch_run *run)
         if (status == GJ2K_OK)
             add_decode_report(&run->decoded, &report);
     } else {
-        gj2k_encode_report report;
+        gj2k_encode_report report = GJ2K_ENCODE_REPORT_INIT;
         uint8_t *data = NULL;
         status = gj2k_encode_memory(w->image, &w->encode, &data, &size, &report, &error);
         bool same = status != GJ2K_OK || (size == w->codestream_size &&

@@ -136,7 +136,7 @@ int bench_encode(const gj2k_image *image, const char *path, unsigned resolutions
      * GPU that fails, or differs from the CPU, is a failure. */
     gj2k_encode_options on_gpu[2] = {lossless, lossy};
     on_gpu[0].device = on_gpu[1].device = GJ2K_DEVICE_GPU;
-    gj2k_device_info device;
+    gj2k_device_info device = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&device);
     bool gpu_ok = true, gpu_exact = false;
     if (device.device_count > 0)

@@ -330,7 +330,7 @@ static bool time_decode(const uint8_t *data, size_t size, unsigned threads, gj2k
                         unsigned repeats, gj2k_image **image, double *best,
                         gj2k_decode_report *best_report, gj2k_error *error)
 {
-    gj2k_decode_report report;
+    gj2k_decode_report report = GJ2K_DECODE_REPORT_INIT;
     gj2k_decode_options options = {.threads = threads, .device = device, .report = &report};
     *best = INFINITY;
     for (unsigned r = 0; r < repeats; r++) {
@@ -397,7 +397,7 @@ static int bench_decode(const char *path, unsigned repeats, unsigned threads)
         print_decode_stages(&gpu_report);
         code = same ? 0 : 1;
     } else { /* no GPU is no failure; a GPU that fails is */
-        gj2k_device_info device;
+        gj2k_device_info device = GJ2K_DEVICE_INFO_INIT;
         gj2k_device_probe(&device);
         printf("  decode on the GPU: %s\n", gpu_error.message);
         code = device.device_count > 0 ? 1 : 0;

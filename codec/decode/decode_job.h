@@ -81,4 +81,20 @@ gj2k_status decode_job_strips(decode_job *job, const decode_strip_sink *sink, gj
  * progress callback asked to stop, else status, the callback told the end. */
 gj2k_status decode_job_progress_end(decode_job *job, gj2k_status status, gj2k_error *error);
 
+/* A caller's decode options taken in at a public entry point (struct_size.h,
+ * decode_api.c): a whole copy, whose report, when the caller asked for one,
+ * is `report`, handed back by decode_options_give_back. */
+typedef struct decode_options_taken {
+    gj2k_decode_options options;
+    gj2k_decode_report report;
+    gj2k_decode_report *caller_report;
+} decode_options_taken;
+
+/* Takes `options` (NULL: the defaults) in; refuses a struct_size of the
+ * options or of their report that is neither 0 nor a struct's size. */
+gj2k_status decode_options_take(decode_options_taken *taken, const gj2k_decode_options *options,
+                                gj2k_error *error);
+/* Hands the report to the caller's, no further than its struct_size. */
+void decode_options_give_back(decode_options_taken *taken);
+
 #endif

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "gpu_stage.h"
 #include "image_formats.h"
+#include "struct_size.h"
 
 /* The rendering's warnings, each told once however many strips repeat it. */
 #define STREAM_WARNINGS_KEPT 32
@@ -99,7 +100,7 @@ static bool gpu_may_decode(const gj2k_decode_options *options, uint64_t samples)
     if (options->device == GJ2K_DEVICE_CPU ||
         (options->device == GJ2K_DEVICE_AUTO && samples < GPU_STAGE_AUTO_MIN_DECODE_SAMPLES))
         return false;
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     return info.device_count > 0;
 }
@@ -134,15 +135,22 @@ static gj2k_status decode_streamed(decode_job *job, const char *output, gj2k_fil
 
 gj2k_status gj2k_decode_to_file(const char *input, const char *output,
                                 const gj2k_decode_options *options,
-                                const gj2k_write_options *write_options, gj2k_error *error)
+                                const gj2k_write_options *caller_write_options, gj2k_error *error)
 {
     uint8_t *data = NULL;
     size_t size = 0;
-    decode_job job = {.options = options};
-    double start = now_seconds();
-    gj2k_status status = file_read_all(input, &data, &size, error);
+    decode_options_taken taken;
+    gj2k_write_options write_taken;
+    const gj2k_write_options *write_options = &write_taken;
+    gj2k_status status = decode_options_take(&taken, options, error);
     if (status == GJ2K_OK)
-        status = decode_job_open(&job, data, size, options, error);
+        status = STRUCT_SIZE_TAKE(&write_taken, caller_write_options, gj2k_write_options, error);
+    decode_job job = {.options = &taken.options};
+    double start = now_seconds();
+    if (status == GJ2K_OK)
+        status = file_read_all(input, &data, &size, error);
+    if (status == GJ2K_OK)
+        status = decode_job_open(&job, data, size, &taken.options, error);
     job.report.read_ms = (now_seconds() - start) * 1e3;
     gj2k_file_format format = gj2k_format_from_path(output);
     bool stream = status == GJ2K_OK && can_stream(&job, format, write_options);
@@ -161,6 +169,7 @@ gj2k_status gj2k_decode_to_file(const char *input, const char *output,
         gj2k_image_destroy(image);
     }
     decode_job_close(&job);
+    decode_options_give_back(&taken);
     free(data);
     return status;
 }

@@ -1,5 +1,5 @@
-/* decoder.c - the public decoding API: a JP2 file or a raw codestream in,
- * an image out. Parses the codestream (Annex A), refuses an incomplete one
+/* decoder.c - a decode job (decode_job.h; the public calls are decode_api.c):
+ * a JP2 file or a raw codestream in, an image out. Parses the codestream (Annex A), refuses an incomplete one
  * unless partial images are allowed, decodes the tiles that meet the
  * requested area (tile_decoder.c) within the memory limit, then renders the
  * image (decode_render.c): JP2 palette, channel definitions and colour space
@@ -711,72 +711,5 @@ gj2k_status decode_job_image(decode_job *job, gj2k_image **out, gj2k_error *erro
         image = NULL;
     }
     *out = image;
-    return status;
-}
-
-gj2k_status gj2k_decode_memory(const uint8_t *data, size_t size, const gj2k_decode_options *options,
-                               gj2k_image **out, gj2k_error *error)
-{
-    *out = NULL;
-    decode_job job;
-    gj2k_status status = decode_job_open(&job, data, size, options, error);
-    if (status == GJ2K_OK)
-        status = decode_job_image(&job, out, error);
-    decode_job_close(&job);
-    return status;
-}
-
-gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_options *options, gj2k_image **out,
-                             gj2k_error *error)
-{
-    *out = NULL;
-    uint8_t *data;
-    size_t size;
-    gj2k_status status = file_read_all(path, &data, &size, error);
-    if (status != GJ2K_OK) {
-        if (options != NULL && options->report != NULL) /* else gj2k_decode_memory fills it */
-            *options->report = (gj2k_decode_report){0};
-        return status;
-    }
-    status = gj2k_decode_memory(data, size, options, out, error);
-    free(data);
-    return status;
-}
-
-gj2k_status gj2k_decode_stream(const gj2k_reader *reader, const gj2k_decode_options *options,
-                               gj2k_image **out, gj2k_error *error)
-{
-    *out = NULL;
-    if (reader == NULL || reader->read == NULL)
-        return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "decode: no reader");
-    if (reader->seek != NULL && !reader->seek(reader->user, 0))
-        return gj2k_fail(error, GJ2K_ERROR_IO, "decode: the reader cannot go to its start");
-    uint64_t most = options != NULL && options->max_memory ? options->max_memory
-                                                           : memory_default_limit();
-    byte_buffer held = {0};
-    gj2k_status status = GJ2K_OK;
-    for (;;) {
-        if (!byte_buffer_reserve(&held, 1 << 16)) {
-            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "decode: out of memory for the stream");
-            break;
-        }
-        int64_t got = reader->read(reader->user, held.data + held.size, held.capacity - held.size);
-        if (got < 0 || (uint64_t)got > held.capacity - held.size) {
-            status = gj2k_fail(error, GJ2K_ERROR_IO, "decode: the reader failed after %zu bytes",
-                               held.size);
-            break;
-        }
-        if (got == 0)
-            break;
-        held.size += (size_t)got;
-        if (held.size > most) {
-            status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "decode: the stream passes %llu bytes "
-                               "(--max-memory)", (unsigned long long)most);
-            break;
-        }
-    }
-    if (status == GJ2K_OK)
-        status = gj2k_decode_memory(held.data, held.size, options, out, error);
-    byte_buffer_free(&held);
     return status;
 }

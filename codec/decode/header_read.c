@@ -74,6 +74,7 @@ gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, gj2k_heade
     gj2k_header *h = calloc(1, sizeof *h);
     if (h == NULL)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
+    h->struct_size = sizeof *h; /* the fields this library fills (gj2k.h) */
     h->format = gj2k_format_from_signature(data, size);
     const uint8_t *codestream = data;
     size_t codestream_size = size;

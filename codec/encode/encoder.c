@@ -21,6 +21,7 @@
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "rate_control.h"
+#include "struct_size.h"
 #include "tier1_gpu.h"
 #include "tier2_encode.h"
 
@@ -701,27 +702,35 @@ static gj2k_status encode_imf(const gj2k_image *image, const gj2k_encode_options
     return status;
 }
 
-gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *options,
-                               uint8_t **data, size_t *size, gj2k_encode_report *report,
+gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *caller_options,
+                               uint8_t **data, size_t *size, gj2k_encode_report *caller_report,
                                gj2k_error *error)
 {
     if (data == NULL || size == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no place for the output");
     *data = NULL;
     *size = 0;
-    gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
-                                  ? options->format : GJ2K_FORMAT_J2K;
+    gj2k_encode_options options; /* taken in whole (struct_size.h), as is the report */
+    gj2k_encode_report whole, *report = caller_report != NULL ? &whole : NULL;
+    gj2k_status status = STRUCT_SIZE_TAKE(&options, caller_options, gj2k_encode_options, error);
+    if (status == GJ2K_OK)
+        status = STRUCT_SIZE_CHECK(caller_report, gj2k_encode_report, error);
+    if (status != GJ2K_OK)
+        return status;
+    gj2k_file_format format = options.format != GJ2K_FORMAT_UNKNOWN ? options.format
+                                                                     : GJ2K_FORMAT_J2K;
     byte_buffer out = {0};
-    gj2k_profile profile = options != NULL ? options->profile : GJ2K_PROFILE_NONE;
-    gj2k_status status = imf_profile_rsiz(profile) != 0
-                             ? encode_imf(image, options, format, &out, report, error)
-                         : profile != GJ2K_PROFILE_NONE
-                             ? encode_cinema(image, options, format, &out, report, error)
-                             : encode(image, options, format, &out, report, error);
+    status = imf_profile_rsiz(options.profile) != 0
+                 ? encode_imf(image, &options, format, &out, report, error)
+             : options.profile != GJ2K_PROFILE_NONE
+                 ? encode_cinema(image, &options, format, &out, report, error)
+                 : encode(image, &options, format, &out, report, error);
     if (status != GJ2K_OK) {
         byte_buffer_free(&out);
         return status;
     }
+    if (report != NULL)
+        struct_size_copy_out(caller_report, report, sizeof *report);
     *data = byte_buffer_release(&out, size);
     return GJ2K_OK;
 }
@@ -732,16 +741,18 @@ gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
 {
     if (path == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no output path");
-    gj2k_file_format format = options && options->format != GJ2K_FORMAT_UNKNOWN
-                                  ? options->format : gj2k_format_from_path(path);
-    if (format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2)
+    gj2k_encode_options chosen;
+    gj2k_status status = STRUCT_SIZE_TAKE(&chosen, options, gj2k_encode_options, error);
+    if (status != GJ2K_OK)
+        return status;
+    if (chosen.format == GJ2K_FORMAT_UNKNOWN)
+        chosen.format = gj2k_format_from_path(path);
+    if (chosen.format != GJ2K_FORMAT_J2K && chosen.format != GJ2K_FORMAT_JP2)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
                          "%s: not a JPEG 2000 name (use .j2k .j2c .jpc or .jp2)", path);
-    gj2k_encode_options chosen = options ? *options : (gj2k_encode_options){0};
-    chosen.format = format;
     uint8_t *data;
     size_t size;
-    gj2k_status status = gj2k_encode_memory(image, &chosen, &data, &size, report, error);
+    status = gj2k_encode_memory(image, &chosen, &data, &size, report, error);
     if (status != GJ2K_OK)
         return status;
     gj2k_write_options write = {.temporary = chosen.temporary,
@@ -752,17 +763,21 @@ gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
 }
 
 gj2k_status gj2k_encode_stream(const gj2k_image *image, const gj2k_encode_options *options,
-                               const gj2k_writer *writer, gj2k_encode_report *report,
+                               const gj2k_writer *caller_writer, gj2k_encode_report *report,
                                gj2k_error *error)
 {
-    if (writer == NULL || writer->write == NULL)
+    gj2k_writer writer;
+    gj2k_status status = STRUCT_SIZE_TAKE(&writer, caller_writer, gj2k_writer, error);
+    if (status != GJ2K_OK)
+        return status;
+    if (writer.write == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "encode: no writer");
     uint8_t *data = NULL;
     size_t size = 0;
-    gj2k_status status = gj2k_encode_memory(image, options, &data, &size, report, error);
+    status = gj2k_encode_memory(image, options, &data, &size, report, error);
     for (size_t at = 0; status == GJ2K_OK && at < size;) {
         size_t piece = size - at < ((size_t)1 << 20) ? size - at : (size_t)1 << 20;
-        if (!writer->write(writer->user, data + at, piece))
+        if (!writer.write(writer.user, data + at, piece))
             status = gj2k_fail(error, GJ2K_ERROR_IO, "encode: the writer refused %zu bytes at %zu",
                                piece, at);
         at += piece;

@@ -19,6 +19,7 @@
 #include "image_formats.h"
 #include "jp2_file.h"
 #include "parallel_pool.h"
+#include "struct_size.h"
 #include "transcode_output.h"
 #include "transcode_recode.h"
 #include "transcode_tile.h"
@@ -304,18 +305,21 @@ gj2k_status gj2k_transcode_memory(const uint8_t *input, size_t input_size,
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "transcode: bad arguments");
     *data = NULL;
     *size = 0;
-    static const gj2k_transcode_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
+    gj2k_transcode_options taken; /* whole, as struct_size.h takes them */
+    gj2k_status status = STRUCT_SIZE_TAKE(&taken, options, gj2k_transcode_options, error);
+    if (status == GJ2K_OK)
+        status = STRUCT_SIZE_CHECK(taken.report, gj2k_transcode_report, error);
+    if (status != GJ2K_OK)
+        return status;
     byte_buffer out = {0};
-    gj2k_transcode_report report = {0};
-    gj2k_status status = transcode(input, input_size, options, &out, &report, error);
+    gj2k_transcode_report report = {.struct_size = sizeof report};
+    status = transcode(input, input_size, &taken, &out, &report, error);
     if (status != GJ2K_OK) {
         byte_buffer_free(&out);
         return status;
     }
-    if (options->report != NULL)
-        *options->report = report;
+    if (taken.report != NULL)
+        struct_size_copy_out(taken.report, &report, sizeof report);
     *data = byte_buffer_release(&out, size);
     return GJ2K_OK;
 }
@@ -342,7 +346,13 @@ gj2k_status gj2k_transcode_file(const char *input, const char *output,
 {
     if (input == NULL || output == NULL)
         return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT, "transcode: no input or output path");
-    gj2k_transcode_options chosen = options ? *options : (gj2k_transcode_options){0};
+    gj2k_transcode_options chosen;
+    gj2k_status status = STRUCT_SIZE_TAKE(&chosen, options, gj2k_transcode_options, error);
+    if (status == GJ2K_OK)
+        status = STRUCT_SIZE_CHECK(chosen.report, gj2k_transcode_report, error);
+    if (status != GJ2K_OK)
+        return status;
+    gj2k_transcode_report *caller_report = chosen.report;
     if (chosen.format == GJ2K_FORMAT_UNKNOWN)
         chosen.format = gj2k_format_from_path(output);
     if (chosen.format != GJ2K_FORMAT_J2K && chosen.format != GJ2K_FORMAT_JP2)
@@ -351,12 +361,12 @@ gj2k_status gj2k_transcode_file(const char *input, const char *output,
                          output);
     if (chosen.coder == GJ2K_CODER_AUTO)
         chosen.coder = names_htj2k(output) ? GJ2K_CODER_HT : GJ2K_CODER_PART1;
-    gj2k_transcode_report report = {0};
+    gj2k_transcode_report report = {.struct_size = sizeof report};
     chosen.report = &report;
     double start = now_seconds();
     uint8_t *in_data = NULL;
     size_t in_size = 0;
-    gj2k_status status = file_read_all(input, &in_data, &in_size, error);
+    status = file_read_all(input, &in_data, &in_size, error);
     if (status != GJ2K_OK)
         return name_file(error, status, input);
     double read_ms = (now_seconds() - start) * 1e3;
@@ -375,7 +385,7 @@ gj2k_status gj2k_transcode_file(const char *input, const char *output,
         return name_file(error, status, output);
     report.read_ms += read_ms;
     report.write_ms += (now_seconds() - start) * 1e3;
-    if (options != NULL && options->report != NULL)
-        *options->report = report;
+    if (caller_report != NULL)
+        struct_size_copy_out(caller_report, &report, sizeof report);
     return GJ2K_OK;
 }

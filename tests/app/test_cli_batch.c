@@ -389,7 +389,7 @@ static void test_devices_shared_out(void)
         at = found;
     }
     free(order);
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     if (info.device_count <= 0) {
         test_skip("no GPU: the files cannot be shared out among GPUs here");

@@ -72,7 +72,7 @@ static void starts_only_when_wanted(void)
     CHECK(!device_warm_up_finish(&w, &ms));
     device_warm_up_start(&w, GJ2K_DEVICE_AUTO, 1000, 1001);
     CHECK(!w.started);
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     device_warm_up_start(&w, GJ2K_DEVICE_GPU, 0, 1);
     CHECK(w.started);

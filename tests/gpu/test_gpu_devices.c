@@ -16,7 +16,7 @@
 /* The visible GPUs (skips the case when there are none). */
 static unsigned gpu_count(void)
 {
-    gj2k_device_info info;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     if (!info.cuda_built || info.device_count <= 0)
         test_skip(info.cuda_built ? info.detail : "this build has no CUDA");

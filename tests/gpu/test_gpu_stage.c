@@ -416,7 +416,7 @@ static void test_encode_same_bytes(void)
         }
         uint8_t *bytes[2];
         size_t sizes[2];
-        gj2k_encode_report report[2];
+        gj2k_encode_report report[2] = {GJ2K_ENCODE_REPORT_INIT, GJ2K_ENCODE_REPORT_INIT};
         for (int d = 0; d < 2; d++) {
             o.device = d == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU;
             gj2k_error error = {0};
@@ -477,7 +477,7 @@ static void test_decode_conformance_same(void)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         gj2k_image *images[2] = {NULL, NULL};
         gj2k_status status[2];
-        gj2k_decode_report report[2];
+        gj2k_decode_report report[2] = {GJ2K_DECODE_REPORT_INIT, GJ2K_DECODE_REPORT_INIT};
         for (int k = 0; k < 2; k++) {
             gj2k_decode_options o = {.device = k == 0 ? GJ2K_DEVICE_CPU : GJ2K_DEVICE_GPU,
                                      .report = &report[k]};

@@ -180,7 +180,7 @@ static void test_rate_targets(void)
                                      .tile_width = k == 2 ? 100 : 0, .tile_height = k == 2 ? 100 : 0};
             uint8_t *data = NULL;
             size_t size = 0;
-            gj2k_encode_report report;
+            gj2k_encode_report report = GJ2K_ENCODE_REPORT_INIT;
             gj2k_error error = {0};
             REQUIRE(gj2k_encode_memory(image, &o, &data, &size, &report, &error) == GJ2K_OK);
             size_t wanted = (size_t)floor(bytes[2]);
