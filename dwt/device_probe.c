@@ -11,6 +11,6 @@ void gj2k_device_probe(gj2k_device_info *info)
     if (info == NULL || STRUCT_SIZE_CHECK(info, gj2k_device_info, NULL) != GJ2K_OK)
         return;
     gj2k_device_info whole;
-    gj2k_device_probe_whole(&whole);
+    device_probe_fill(&whole);
     struct_size_copy_out(info, &whole, sizeof whole);
 }

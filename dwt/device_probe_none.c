@@ -6,7 +6,7 @@
 #include "gj2k.h"
 #include "gpu_stage.h"
 
-void gj2k_device_probe_whole(gj2k_device_info *info)
+void device_probe_fill(gj2k_device_info *info)
 {
     memset(info, 0, sizeof *info);
     snprintf(info->detail, sizeof info->detail, "this gj2k was built without CUDA");

@@ -178,9 +178,9 @@ gj2k_status gpu_inverse(gpu_stage *stage, gpu_inverse_plane *planes, uint32_t co
                         bool reversible, bool mct, gpu_plane_wait_fn wait, void *wait_user,
                         gj2k_error *error);
 
-/* The build's device probe (cuda/device_probe.cu, compiled under this name,
+/* The build's device probe (cuda/device_probe.cu
  * or device_probe_none.c) into a whole struct; gj2k_device_probe
  * (device_probe.c) hands the caller as much as its struct_size holds. */
-void gj2k_device_probe_whole(gj2k_device_info *info);
+void device_probe_fill(gj2k_device_info *info);
 
 #endif

@@ -36,7 +36,7 @@ extern "C" gj2k_status gj2k_device_warm_up(double *milliseconds, gj2k_error *err
     return GJ2K_OK;
 }
 
-extern "C" void gj2k_device_probe(gj2k_device_info *info)
+extern "C" void device_probe_fill(gj2k_device_info *info)
 {
     std::memset(info, 0, sizeof *info);
     info->cuda_built = true;
