@@ -1,14 +1,17 @@
 /* header_read.c - gj2k_header_read_memory and _file (include/gj2k.h): a
  * file's headers without its samples. The JP2 boxes (Annex I) and the
  * codestream's main header (Annex A: SIZ, COD) are parsed as the decoder
- * parses them; no tile is decoded. */
+ * parses them; no tile is decoded, and from a file only as much is read
+ * as holds the headers. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codestream.h"
 #include "error.h"
 #include "gj2k.h"
-#include "image_formats.h" /* file_read_all */
 #include "jp2_file.h"
 
 /* The colour of a JP2 file's first colr box (I.5.3.3). */
@@ -107,15 +110,58 @@ gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, gj2k_heade
     return GJ2K_OK;
 }
 
+/* The first bytes a file's headers are looked for in; doubled until they
+ * parse or the file is read whole. */
+#define HEADER_FIRST_READ ((size_t)1 << 16)
+
+/* The headers from a growing prefix of the file, so that its samples are
+ * not read: the main header ends before the first tile (A.4), and a JP2
+ * file's header box comes before its codestream box (I.4). A file that does
+ * not parse is read to its end before it is refused. */
+static gj2k_status read_prefix(const char *path, gj2k_header **out, gj2k_error *error)
+{
+    FILE *file = fopen(path, "rb");
+    if (file == NULL)
+        return gj2k_fail(error, GJ2K_ERROR_IO, "cannot open %s: %s", path, strerror(errno));
+    uint8_t *data = NULL;
+    size_t size = 0, capacity = HEADER_FIRST_READ;
+    gj2k_status status;
+    for (;;) {
+        uint8_t *grown = realloc(data, capacity);
+        if (grown == NULL) {
+            status = gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory reading %s", path);
+            break;
+        }
+        data = grown;
+        size += fread(data + size, 1, capacity - size, file);
+        bool whole = size < capacity;
+        if (whole && ferror(file)) {
+            status = gj2k_fail(error, GJ2K_ERROR_IO, "cannot read %s", path);
+            break;
+        }
+        gj2k_error attempt = {0};
+        status = gj2k_header_read_memory(data, size, out, &attempt);
+        if (status == GJ2K_OK || whole) {
+            if (status != GJ2K_OK && error != NULL)
+                *error = attempt;
+            break;
+        }
+        if (capacity > SIZE_MAX / 2) {
+            status = gj2k_fail(error, GJ2K_ERROR_LIMIT, "%s: no headers in its first %zu bytes",
+                               path, size);
+            break;
+        }
+        capacity *= 2;
+    }
+    free(data);
+    fclose(file);
+    return status;
+}
+
 gj2k_status gj2k_header_read_file(const char *path, gj2k_header **out, gj2k_error *error)
 {
     *out = NULL;
-    uint8_t *data = NULL;
-    size_t size = 0;
-    gj2k_status status = file_read_all(path, &data, &size, error);
-    if (status == GJ2K_OK)
-        status = gj2k_header_read_memory(data, size, out, error);
-    free(data);
+    gj2k_status status = read_prefix(path, out, error);
     if (status != GJ2K_OK && error != NULL && strstr(error->message, path) == NULL) {
         gj2k_error named = *error;
         gj2k_fail(error, status, "%s: %s", path, named.message);

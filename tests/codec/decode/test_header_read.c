@@ -2,9 +2,11 @@
  * (random sizes, origins, subsampling, precision, tiles, wavelet, levels,
  * layers, progression, code-blocks, HT) read back from the codestream and
  * from JP2, the colour of JP2 files, a codestream cut after its main
- * header, and refusals that name the file. */
+ * header, a file's headers read without its samples, and refusals that
+ * name the file. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include "gj2k.h"
@@ -138,8 +140,77 @@ static void test_refusals_name_the_file(void)
     gj2k_header_free(NULL);
 }
 
+/* Bytes this process has read from files so far (Linux's /proc/self/io
+ * rchar), or -1 where that is not kept. */
+static long long bytes_read_so_far(void)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    if (f == NULL)
+        return -1;
+    long long rchar = -1;
+    char line[128];
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "rchar: %lld", &rchar) == 1)
+            break;
+    fclose(f);
+    return rchar;
+}
+
+/* A file's headers read without its samples: a codestream and a JP2 file
+ * made 256 MiB long (sparse: the tile data's place, zeros), of which a
+ * few hundred KiB at most may be read; the header equals the one read from
+ * the file's first bytes in memory. */
+static void test_only_the_headers_read(void)
+{
+    if (bytes_read_so_far() < 0) {
+        test_skip("no /proc/self/io: the bytes read cannot be counted here");
+        return;
+    }
+    gj2k_image *image = make_image(0, 0, 640, 480, 3, 8, false, 1);
+    REQUIRE(image != NULL);
+    const long long big = 256ll << 20;
+    for (int jp2 = 0; jp2 < 2; jp2++) {
+        gj2k_encode_options o = {.format = jp2 ? GJ2K_FORMAT_JP2 : GJ2K_FORMAT_J2K};
+        uint8_t *data = NULL;
+        size_t size = 0;
+        gj2k_error error = {0};
+        REQUIRE(gj2k_encode_memory(image, &o, &data, &size, NULL, &error) == GJ2K_OK);
+        gj2k_header *want = NULL;
+        REQUIRE(gj2k_header_read_memory(data, size, &want, &error) == GJ2K_OK);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/big.%s", test_temp_dir(), jp2 ? "jp2" : "j2k");
+        FILE *f = fopen(path, "wb");
+        REQUIRE(f != NULL);
+        /* the codestream's box (JP2) or the codestream stretched over the
+         * file: the last tile-part's bytes run on, as if its tile were big */
+        REQUIRE(fwrite(data, 1, size, f) == size);
+        REQUIRE(fseeko(f, (off_t)big - 1, SEEK_SET) == 0 && fputc(0, f) == 0);
+        REQUIRE(fclose(f) == 0);
+        long long before = bytes_read_so_far();
+        gj2k_header *got = NULL;
+        CHECK(gj2k_header_read_file(path, &got, &error) == GJ2K_OK ||
+              (fprintf(stderr, "%s\n", error.message), 0));
+        long long read = bytes_read_so_far() - before;
+        CHECK(read < (1ll << 20) || (fprintf(stderr, "%lld bytes read of %s\n", read, path), 0));
+        if (got != NULL) {
+            CHECK_EQ(got->format, want->format);
+            CHECK_EQ(got->width, want->width);
+            CHECK_EQ(got->height, want->height);
+            CHECK_EQ(got->num_components, want->num_components);
+            CHECK_EQ(got->num_resolutions, want->num_resolutions);
+            CHECK_EQ(got->color_space, want->color_space);
+        }
+        gj2k_header_free(got);
+        gj2k_header_free(want);
+        remove(path);
+        free(data);
+    }
+    gj2k_image_destroy(image);
+}
+
 static const test_case cases[] = {
     {"what_was_written", test_what_was_written},
+    {"only_the_headers_read", test_only_the_headers_read},
     {"refusals_name_the_file", test_refusals_name_the_file},
 };
 
