@@ -187,3 +187,32 @@ bool segment_is_clean(const uint8_t *data, size_t length)
             return false;
     return length == 0 || data[length - 1] != 0xFF;
 }
+
+gj2k_image *test_noise_image(uint32_t w, uint32_t h, uint32_t count)
+{
+    gj2k_component_info info[16];
+    if (count == 0 || count > 16)
+        return NULL;
+    for (uint32_t c = 0; c < count; c++)
+        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = 8};
+    gj2k_image *image = NULL;
+    if (gj2k_image_create(&image, 0, 0, w, h, count, info, NULL) != GJ2K_OK)
+        return NULL;
+    for (uint32_t c = 0; c < count; c++)
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            image->components[c].samples[i] = (int32_t)(test_random() % 256);
+    return image;
+}
+
+bool test_same_samples(const gj2k_image *a, const gj2k_image *b)
+{
+    if (a->num_components != b->num_components)
+        return false;
+    for (uint32_t c = 0; c < a->num_components; c++) {
+        const gj2k_component *x = &a->components[c], *y = &b->components[c];
+        if (x->width != y->width || x->height != y->height ||
+            memcmp(x->samples, y->samples, (size_t)x->width * x->height * sizeof(int32_t)) != 0)
+            return false;
+    }
+    return true;
+}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gj2k.h"
+
 typedef struct test_case {
     const char *name;
     void (*run)(void);
@@ -64,6 +66,12 @@ typedef struct test_warnings {
 } test_warnings;
 /* A gj2k warning callback; `user` is a test_warnings. */
 void record_warning(void *user, const char *message);
+
+/* A `count`-component image of w x h random 8-bit samples, or NULL. */
+gj2k_image *test_noise_image(uint32_t w, uint32_t h, uint32_t count);
+/* Whether two images have as many components, each of the same size and
+ * samples. */
+bool test_same_samples(const gj2k_image *a, const gj2k_image *b);
 
 /* malloc that never returns NULL (exits when out of memory; n may be 0). */
 void *xmalloc(size_t n);

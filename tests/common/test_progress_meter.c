@@ -36,24 +36,9 @@ static bool record(void *user, uint64_t done, uint64_t total)
     return go_on;
 }
 
-/* Noise, so that Tier-1 has work: w x h, `count` components of 8 bits. */
-static gj2k_image *noise_image(uint32_t w, uint32_t h, uint32_t count)
-{
-    gj2k_component_info info[3];
-    for (uint32_t c = 0; c < count; c++)
-        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = 8};
-    gj2k_image *image = NULL;
-    if (gj2k_image_create(&image, 0, 0, w, h, count, info, NULL) != GJ2K_OK)
-        return NULL;
-    for (uint32_t c = 0; c < count; c++)
-        for (size_t i = 0; i < (size_t)w * h; i++)
-            image->components[c].samples[i] = (int32_t)(test_random() % 256);
-    return image;
-}
-
 static void test_reports_to_the_end(void)
 {
-    gj2k_image *image = noise_image(301, 203, 3);
+    gj2k_image *image = test_noise_image(301, 203, 3);
     REQUIRE(image != NULL);
     calls c = {0};
     gj2k_encode_options o = {.device = GJ2K_DEVICE_CPU, .progress = record, .progress_user = &c};
@@ -83,7 +68,7 @@ static void test_reports_to_the_end(void)
 /* Large enough on one thread that the first report comes before the end. */
 static void test_false_cancels(void)
 {
-    gj2k_image *image = noise_image(2400, 1600, 3);
+    gj2k_image *image = test_noise_image(2400, 1600, 3);
     REQUIRE(image != NULL);
     calls c = {.stop_after = 1};
     gj2k_encode_options o = {.device = GJ2K_DEVICE_CPU, .threads = 1, .progress = record,

@@ -14,20 +14,6 @@
 #define GARBAGE 0xA5  /* fills the bytes past an older caller's struct */
 #define SENTINEL 0xEE /* fills the bytes past a report's struct_size */
 
-static gj2k_image *noise_image(uint32_t w, uint32_t h, uint32_t count)
-{
-    gj2k_component_info info[3];
-    for (uint32_t c = 0; c < count; c++)
-        info[c] = (gj2k_component_info){.dx = 1, .dy = 1, .precision = 8};
-    gj2k_image *image = NULL;
-    if (gj2k_image_create(&image, 0, 0, w, h, count, info, NULL) != GJ2K_OK)
-        return NULL;
-    for (uint32_t c = 0; c < count; c++)
-        for (size_t i = 0; i < (size_t)w * h; i++)
-            image->components[c].samples[i] = (int32_t)(test_random() % 256);
-    return image;
-}
-
 /* A copy of `whole` (`size` bytes) as a caller built against an older
  * layout would hand it over: struct_size `older`, garbage past it. */
 static void *older(const void *whole, size_t size, size_t older_size)
@@ -63,26 +49,13 @@ static bool same_bytes(const uint8_t *a, size_t a_size, const uint8_t *b, size_t
     return a_size == b_size && memcmp(a, b, a_size) == 0;
 }
 
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *x = &a->components[c], *y = &b->components[c];
-        if (x->width != y->width || x->height != y->height ||
-            memcmp(x->samples, y->samples, (size_t)x->width * x->height * sizeof(int32_t)) != 0)
-            return false;
-    }
-    return true;
-}
-
 /* Encode options of a layout that ends before `mct` (garbage in every
  * later field: pointers, callbacks, targets) code exactly as the same
  * options zero-initialised; so do decode and transcode options cut before
  * their callbacks, and write options cut before `split_components`. */
 static void test_older_options_take_defaults(void)
 {
-    gj2k_image *image = noise_image(67, 45, 3);
+    gj2k_image *image = test_noise_image(67, 45, 3);
     REQUIRE(image != NULL);
     gj2k_encode_options current = {.num_resolutions = 3, .code_block_width = 32,
                                    .code_block_height = 16, .progression = GJ2K_RPCL};
@@ -109,7 +82,7 @@ static void test_older_options_take_defaults(void)
     gj2k_image *a = NULL, *b = NULL;
     REQUIRE(gj2k_decode_memory(want, want_size, &decode, &a, &error) == GJ2K_OK);
     REQUIRE(gj2k_decode_memory(want, want_size, old_decode, &b, &error) == GJ2K_OK);
-    CHECK(same_samples(a, b));
+    CHECK(test_same_samples(a, b));
     CHECK_EQ(b->x1, 34);
     gj2k_image_destroy(a);
     gj2k_image_destroy(b);
@@ -165,7 +138,7 @@ static void test_older_options_take_defaults(void)
  * release's (a later caller's) is written to this release's size. */
 static void test_reports_written_to_their_size(void)
 {
-    gj2k_image *image = noise_image(40, 30, 3);
+    gj2k_image *image = test_noise_image(40, 30, 3);
     REQUIRE(image != NULL);
     gj2k_error error = {0};
     uint8_t *data = NULL;
@@ -260,7 +233,7 @@ static bool refused(gj2k_status status, const gj2k_error *error, const char *nam
  * refused at every entry point, naming the struct, with nothing written. */
 static void test_bad_sizes_refused(void)
 {
-    gj2k_image *image = noise_image(16, 16, 1);
+    gj2k_image *image = test_noise_image(16, 16, 1);
     REQUIRE(image != NULL);
     gj2k_error error = {0};
     uint8_t *codestream = NULL;
@@ -358,7 +331,7 @@ static void test_zero_is_this_layout(void)
     CHECK_EQ(init.struct_size, sizeof init);
     CHECK_EQ(decode_init.struct_size, sizeof decode_init);
     CHECK_EQ(report_init.struct_size, sizeof report_init);
-    gj2k_image *image = noise_image(33, 21, 3);
+    gj2k_image *image = test_noise_image(33, 21, 3);
     REQUIRE(image != NULL);
     gj2k_error error = {0};
     gj2k_encode_options zero = {0};
@@ -375,12 +348,12 @@ static void test_zero_is_this_layout(void)
     gj2k_decode_options decode = {.report = &decoded};
     gj2k_image *out = NULL;
     REQUIRE(gj2k_decode_memory(a, a_size, &decode, &out, &error) == GJ2K_OK);
-    CHECK(same_samples(image, out));
+    CHECK(test_same_samples(image, out));
     CHECK_EQ(decoded.struct_size, sizeof decoded);
     CHECK_EQ(decoded.width, 33);
     gj2k_image_destroy(out);
     REQUIRE(gj2k_decode_memory(a, a_size, &decode_init, &out, &error) == GJ2K_OK);
-    CHECK(same_samples(image, out));
+    CHECK(test_same_samples(image, out));
     gj2k_image_destroy(out);
     gj2k_device_info zero_device = {0};
     gj2k_device_probe(&zero_device);

@@ -42,19 +42,6 @@ static gj2k_image *make_image(void)
     return image;
 }
 
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    if (a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *x = &a->components[c], *y = &b->components[c];
-        if (x->width != y->width || x->height != y->height ||
-            memcmp(x->samples, y->samples, (size_t)x->width * x->height * 4) != 0)
-            return false;
-    }
-    return true;
-}
-
 /* One image's references from the CPU: a codestream and its decode. */
 typedef struct reference {
     gj2k_image *image, *decoded;
@@ -125,7 +112,7 @@ static const char *code_on(const reference *r, unsigned gpu, gj2k_gpu_context *c
         why = "the decode's transforms did not run on the GPU";
     else if (decode_report.gpu_blocks == 0 || decode_report.gpu_blocks > report.num_codeblocks)
         why = "the decode's Tier-1 did not run on the GPU (or counts earlier calls' blocks)";
-    else if (!same_samples(decoded, r->decoded))
+    else if (!test_same_samples(decoded, r->decoded))
         why = "the decoded samples differ from the CPU's";
     gj2k_image_destroy(decoded);
     return why;

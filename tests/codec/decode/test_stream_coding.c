@@ -71,15 +71,6 @@ static gj2k_image *noise_image(void)
     return image;
 }
 
-static bool same_samples(const gj2k_image *a, const gj2k_image *b)
-{
-    for (uint32_t c = 0; c < a->num_components; c++)
-        if (memcmp(a->components[c].samples, b->components[c].samples,
-                   (size_t)a->components[c].width * a->components[c].height * 4) != 0)
-            return false;
-    return a->num_components == b->num_components;
-}
-
 static void test_same_as_memory(void)
 {
     for (int i = 0; i < 4; i++) {
@@ -99,7 +90,7 @@ static void test_same_as_memory(void)
         gj2k_reader reader = {.read = source_read, .seek = source_seek, .user = &in};
         gj2k_image *decoded = NULL;
         REQUIRE(gj2k_decode_stream(&reader, NULL, &decoded, &error) == GJ2K_OK);
-        CHECK(same_samples(image, decoded));
+        CHECK(test_same_samples(image, decoded));
         gj2k_image_destroy(decoded);
         free(out.data);
         free(data);
