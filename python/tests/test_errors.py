@@ -1,0 +1,77 @@
+"""Bad input raises a gj2k.Error subclass with the library's message, and
+never crashes: garbage, missing files, every truncation of a small file
+and bytes flipped all through it."""
+import numpy as np
+import pytest
+
+import gj2k
+
+
+@pytest.fixture(scope="module")
+def small():
+    y, x = np.mgrid[0:24, 0:32]
+    return gj2k.write(None, np.stack([x * 7, y * 9, x + y], axis=-1).astype(np.uint8),
+                      format="jp2")
+
+
+def test_garbage_is_malformed():
+    with pytest.raises(gj2k.MalformedError, match="not a JPEG 2000 file"):
+        gj2k.read(b"this is no image at all")
+    with pytest.raises(gj2k.Error):
+        gj2k.read(b"")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(gj2k.FileError) as caught:
+        gj2k.read(tmp_path / "absent.jp2")
+    assert "absent.jp2" in str(caught.value)
+    assert isinstance(caught.value, OSError)
+    with pytest.raises(gj2k.FileError):
+        gj2k.info(tmp_path / "absent.jp2")
+
+
+def test_cut_short_is_truncated(small):
+    with pytest.raises(gj2k.TruncatedError):
+        gj2k.read(small[: len(small) * 2 // 3])
+
+
+def test_every_truncation_raises_or_decodes(small):
+    for size in range(0, len(small), 7):
+        try:
+            array = gj2k.read(small[:size])
+        except gj2k.Error as error:
+            assert str(error)
+        else:  # the tail held nothing the image needs
+            assert array.shape == (24, 32, 3)
+
+
+def test_flipped_bytes_raise_or_decode(small):
+    rng = np.random.default_rng(7)
+    raised = 0
+    for _ in range(300):
+        data = bytearray(small)
+        for position in rng.integers(0, len(data), 3):
+            data[position] ^= int(rng.integers(1, 256))
+        try:
+            gj2k.read(bytes(data))
+        except gj2k.Error:
+            raised += 1
+    assert raised > 0
+
+
+def test_bad_arguments():
+    with pytest.raises(gj2k.InvalidArgumentError, match="device"):
+        gj2k.read(b"", device="tpu")
+    with pytest.raises(gj2k.InvalidArgumentError, match="shape"):
+        gj2k.write(None, np.zeros((2, 3, 4, 5), np.uint8))
+    with pytest.raises(gj2k.InvalidArgumentError, match="ratios or psnr"):
+        gj2k.write(None, np.zeros((8, 8), np.uint8), ratios=[10], psnr=[40])
+    with pytest.raises(gj2k.Error):
+        gj2k.write("/nonexistent-dir/out.j2k", np.zeros((8, 8), np.uint8))
+
+
+def test_info_of_a_bad_file(tmp_path, small):
+    bad = tmp_path / "bad.jp2"
+    bad.write_bytes(small[:40])
+    with pytest.raises(gj2k.Error):
+        gj2k.info(bad)
