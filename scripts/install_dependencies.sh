@@ -4,7 +4,7 @@
 # found (e.g. /usr/local/cuda/bin/nvcc); without it the CPU build is complete.
 set -euo pipefail
 packages=(cmake ninja-build gcc clang pkg-config libpng-dev libtiff-dev liblcms2-dev libopenjp2-tools
-          openjph-tools grokj2k-tools valgrind hyperfine python3 slurm-wlm munge parallel
+          openjph-tools grokj2k-tools valgrind hyperfine python3 python3-venv slurm-wlm munge parallel
           libimage-exiftool-perl)
 missing=()
 for p in "${packages[@]}"; do

@@ -2,7 +2,8 @@
 # Sets up, builds and runs every test:
 #   1. a release build (CUDA when nvcc is found, warnings as errors) and all its tests,
 #      then the batch runs' Slurm and GNU parallel test (tests/integration);
-#   2. an ASan+UBSan build with clang, the libFuzzer targets included, and all its tests
+#   2. the Python package (scripts/test_python.sh): pip install ./python in a venv, pytest;
+#   3. an ASan+UBSan build with clang, the libFuzzer targets included, and all its tests
 #      (each reader fuzzer runs GJ2K_FUZZ_SECONDS from its seed corpus).
 # The shared test data is expected at ../shared (or GJ2K_SHARED_DIR).
 set -euo pipefail
@@ -20,6 +21,9 @@ ctest --test-dir build/release -j "$jobs" --output-on-failure
 
 echo "== batch runs fanned out: a one-node Slurm cluster and GNU parallel"
 bash tests/integration/cluster_shards.sh build/release/gj2k
+
+echo "== Python package: pip install ./python, pytest python/tests"
+bash scripts/test_python.sh
 
 echo "== ASan+UBSan build with fuzzers"
 CC=clang cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
