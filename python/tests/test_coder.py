@@ -63,3 +63,16 @@ def test_the_gil_is_released_while_decoding():
     # a held GIL would allow this loop a switch interval (5 ms) now and then, some
     # thousands of ticks; released, it spins the decode's whole time
     assert alone > 0.05 and ticks > 100000 * alone
+
+
+def test_device_gpu_codes_there_or_raises_device_error():
+    array = images(1)[0]
+    try:
+        data = gj2k.write(None, array, device="gpu")
+    except gj2k.DeviceError as error:
+        assert "GPU" in str(error)
+        with pytest.raises(gj2k.DeviceError):
+            gj2k.read(gj2k.write(None, array, device="cpu"), device="gpu")
+        return
+    assert data == gj2k.write(None, array, device="cpu")  # the same codestream either way
+    assert np.array_equal(gj2k.read(data, device="gpu"), array)
