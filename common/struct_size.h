@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "gj2k.h"
 
 /* The first field of each struct after struct_size: the least struct_size
  * taken reaches past it. Fixed for good (a struct's first release). */
@@ -30,9 +31,48 @@
 #define STRUCT_FIRST_gj2k_transcode_options coder
 #define STRUCT_FIRST_gj2k_device_info cuda_built
 
-#define STRUCT_SIZE_REACH_(type, first) (offsetof(type, first) + sizeof(((type *)0)->first))
+/* The last field of each struct in its first release (gj2k 0.1.0), which a
+ * struct_size of 0 reaches to: fixed for good, whatever later releases
+ * append, since a caller that zeroes its struct may have been built against
+ * that release. */
+#define STRUCT_LAST_gj2k_raw_geometry dy
+#define STRUCT_LAST_gj2k_read_options warning_user
+#define STRUCT_LAST_gj2k_write_options split_components
+#define STRUCT_LAST_gj2k_decode_report copies_ms
+#define STRUCT_LAST_gj2k_decode_options report
+#define STRUCT_LAST_gj2k_reader user
+#define STRUCT_LAST_gj2k_encode_options temporary_user
+#define STRUCT_LAST_gj2k_encode_report copies_ms
+#define STRUCT_LAST_gj2k_writer user
+#define STRUCT_LAST_gj2k_transcode_report write_ms
+#define STRUCT_LAST_gj2k_transcode_options report
+#define STRUCT_LAST_gj2k_device_info detail
+
+#define STRUCT_SIZE_REACH_(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 /* The least struct_size that `type` takes: to the end of its first field. */
 #define STRUCT_SIZE_LEAST(type) STRUCT_SIZE_REACH_(type, STRUCT_FIRST_##type)
+/* The bytes a struct_size of 0 stands for: to the end of the first
+ * release's last field. */
+#define STRUCT_SIZE_ZERO(type) STRUCT_SIZE_REACH_(type, STRUCT_LAST_##type)
+
+/* In this release (0.1.0) each STRUCT_LAST is the struct's last field: no
+ * more than padding follows it. A release that appends fields drops this
+ * check and keeps the names above. */
+#define STRUCT_SIZE_LAST_CHECK_(type)                                                          \
+    _Static_assert(sizeof(type) - STRUCT_SIZE_ZERO(type) < _Alignof(type),                     \
+                   #type ": STRUCT_LAST names its last field")
+STRUCT_SIZE_LAST_CHECK_(gj2k_raw_geometry);
+STRUCT_SIZE_LAST_CHECK_(gj2k_read_options);
+STRUCT_SIZE_LAST_CHECK_(gj2k_write_options);
+STRUCT_SIZE_LAST_CHECK_(gj2k_decode_report);
+STRUCT_SIZE_LAST_CHECK_(gj2k_decode_options);
+STRUCT_SIZE_LAST_CHECK_(gj2k_reader);
+STRUCT_SIZE_LAST_CHECK_(gj2k_encode_options);
+STRUCT_SIZE_LAST_CHECK_(gj2k_encode_report);
+STRUCT_SIZE_LAST_CHECK_(gj2k_writer);
+STRUCT_SIZE_LAST_CHECK_(gj2k_transcode_report);
+STRUCT_SIZE_LAST_CHECK_(gj2k_transcode_options);
+STRUCT_SIZE_LAST_CHECK_(gj2k_device_info);
 
 /* The struct_size that begins a caller's struct. */
 static inline size_t struct_size_read(const void *caller)
@@ -54,15 +94,18 @@ static inline gj2k_status struct_size_check(const void *caller, size_t least, co
     if (size == 0 || (size >= least && size <= GJ2K_STRUCT_SIZE_MAX))
         return GJ2K_OK;
     return gj2k_fail(error, GJ2K_ERROR_INVALID_ARGUMENT,
-                     "%s: struct_size %zu is neither 0 (this gj2k.h's layout) nor from %zu to "
+                     "%s: struct_size %zu is neither 0 (the first release's layout) nor from %zu to "
                      "%u bytes (uninitialised?)", name, size, least, GJ2K_STRUCT_SIZE_MAX);
 }
 
-/* Bytes of a `size`-byte struct that the caller's struct holds. */
-static inline size_t struct_size_reach(const void *caller, size_t size)
+/* Bytes of a `size`-byte struct that the caller's struct holds (a
+ * struct_size of 0: `zero`, the first release's). */
+static inline size_t struct_size_reach(const void *caller, size_t size, size_t zero)
 {
     size_t given = struct_size_read(caller);
-    return given == 0 || given > size ? size : given;
+    if (given == 0)
+        given = zero;
+    return given > size ? size : given;
 }
 
 /* Copies a caller's struct (NULL: none, every field its default) into
@@ -70,14 +113,15 @@ static inline size_t struct_size_reach(const void *caller, size_t size)
  * caller's as its struct_size holds, and local's struct_size set to `size`.
  * A refused struct_size leaves `local` zeroed. */
 static inline gj2k_status struct_size_copy_in(void *local, size_t size, const void *caller,
-                                              size_t least, const char *name, gj2k_error *error)
+                                              size_t least, size_t zero, const char *name,
+                                              gj2k_error *error)
 {
     memset(local, 0, size);
     gj2k_status status = struct_size_check(caller, least, name, error);
     if (status != GJ2K_OK)
         return status;
     if (caller != NULL)
-        memcpy(local, caller, struct_size_reach(caller, size));
+        memcpy(local, caller, struct_size_reach(caller, size, zero));
     memcpy(local, &size, sizeof size);
     return GJ2K_OK;
 }
@@ -85,9 +129,9 @@ static inline gj2k_status struct_size_copy_in(void *local, size_t size, const vo
 /* Hands a whole struct the library filled (`local`, `size` bytes) to the
  * caller's, whose struct_size struct_size_check passed: no further than
  * that reaches, and the caller's struct_size set to the bytes written. */
-static inline void struct_size_copy_out(void *caller, const void *local, size_t size)
+static inline void struct_size_copy_out(void *caller, const void *local, size_t size, size_t zero)
 {
-    size_t reach = struct_size_reach(caller, size);
+    size_t reach = struct_size_reach(caller, size, zero);
     memcpy((char *)caller + sizeof reach, (const char *)local + sizeof reach,
            reach - sizeof reach);
     memcpy(caller, &reach, sizeof reach);
@@ -95,10 +139,13 @@ static inline void struct_size_copy_out(void *caller, const void *local, size_t 
 
 /* The same for a typed struct: STRUCT_SIZE_TAKE(&local, caller, type, error)
  * copies in; STRUCT_SIZE_CHECK(caller, type, error) checks a struct the
- * library will fill. */
+ * library will fill and STRUCT_SIZE_GIVE(caller, &local, type) fills it. */
 #define STRUCT_SIZE_TAKE(local, caller, type, error)                                            \
-    struct_size_copy_in((local), sizeof(type), (caller), STRUCT_SIZE_LEAST(type), #type, (error))
+    struct_size_copy_in((local), sizeof(type), (caller), STRUCT_SIZE_LEAST(type),               \
+                        STRUCT_SIZE_ZERO(type), #type, (error))
 #define STRUCT_SIZE_CHECK(caller, type, error)                                                  \
     struct_size_check((caller), STRUCT_SIZE_LEAST(type), #type, (error))
+#define STRUCT_SIZE_GIVE(caller, local, type)                                                   \
+    struct_size_copy_out((caller), (local), sizeof(type), STRUCT_SIZE_ZERO(type))
 
 #endif

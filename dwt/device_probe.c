@@ -12,5 +12,5 @@ void gj2k_device_probe(gj2k_device_info *info)
         return;
     gj2k_device_info whole;
     device_probe_fill(&whole);
-    struct_size_copy_out(info, &whole, sizeof whole);
+    STRUCT_SIZE_GIVE(info, &whole, gj2k_device_info);
 }

@@ -17,10 +17,10 @@
  *    gj2k_encode_options, gj2k_transcode_options, gj2k_reader, gj2k_writer)
  *    and each the library fills in the caller's memory (gj2k_decode_report,
  *    gj2k_encode_report, gj2k_transcode_report, gj2k_device_info) begins with
- *    `size_t struct_size`: 0 means the layout of this header, anything else
- *    the struct's sizeof as the caller was compiled. Later releases only
- *    append fields, so a program built against an older gj2k.h keeps
- *    working with a newer library:
+ *    `size_t struct_size`: the struct's sizeof as the caller was compiled, or
+ *    0 for the layout of gj2k 0.1.0, the first release with it (a zeroed
+ *    struct never reaches a later field). Later releases only append
+ *    fields, so a program built against an older gj2k.h keeps working:
  *     - a struct the caller fills is read no further than its struct_size;
  *       the fields past it take their defaults, as if left zero;
  *     - a struct the library fills is written no further than its
@@ -249,7 +249,7 @@ GJ2K_API bool gj2k_format_can_write(gj2k_file_format format);
 
 /* Geometry of raw input, which carries none (as opj_compress -F). */
 typedef struct gj2k_raw_geometry {
-    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;           /* the caller's sizeof, or 0 (the top of this file) */
     uint32_t width, height;       /* of the full-resolution grid */
     uint32_t num_components;
     uint32_t precision;           /* 1..16; samples take 1 byte up to 8 bits, else 2 */
@@ -259,7 +259,7 @@ typedef struct gj2k_raw_geometry {
 #define GJ2K_RAW_GEOMETRY_INIT GJ2K_STRUCT_INIT(gj2k_raw_geometry)
 
 typedef struct gj2k_read_options {
-    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;           /* the caller's sizeof, or 0 (the top of this file) */
     /* Refuse images of more samples than this (all components); 0: no fixed
      * limit, only the bound that the file's size can justify. */
     uint64_t max_samples;
@@ -276,7 +276,7 @@ typedef struct gj2k_read_options {
 typedef void (*gj2k_temporary_fn)(void *user, const char *path, bool exists);
 
 typedef struct gj2k_write_options {
-    size_t struct_size;           /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;           /* the caller's sizeof, or 0 (the top of this file) */
     gj2k_warning_fn warning;      /* may be NULL */
     void *warning_user;
     gj2k_temporary_fn temporary;  /* may be NULL */
@@ -342,7 +342,7 @@ GJ2K_API void gj2k_gpu_context_destroy(gj2k_gpu_context *context);
 
 /* What a decode did (gj2k_decode_options.report). */
 typedef struct gj2k_decode_report {
-    size_t struct_size;        /* 0 or the caller's sizeof; then the bytes written */
+    size_t struct_size;        /* the caller's sizeof or 0; then the bytes written */
     uint32_t num_tiles;        /* tiles decoded */
     uint32_t gpu_tiles;        /* of those, tiles whose inverse transforms ran on the GPU */
     uint64_t gpu_blocks;       /* code-blocks whose Tier-1 ran on the GPU */
@@ -377,7 +377,7 @@ typedef struct gj2k_decode_report {
  * image at full resolution, every layer and component, all cores, the
  * components as the codestream holds them. Mirrors opj_decompress. */
 typedef struct gj2k_decode_options {
-    size_t struct_size;        /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;        /* the caller's sizeof, or 0 (the top of this file) */
     unsigned reduce;           /* -r: highest resolution levels to discard */
     unsigned max_layers;       /* -l: quality layers to decode; 0 = all */
     bool use_region;           /* -d: decode only [x0,x1) x [y0,y1) of the reference grid */
@@ -444,7 +444,7 @@ GJ2K_API gj2k_status gj2k_decode_file(const char *path, const gj2k_decode_option
  * `seek`, when not NULL, is asked first to go to offset 0, so that a
  * stream handed over part-way is decoded from its start. */
 typedef struct gj2k_reader {
-    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;         /* the caller's sizeof, or 0 (the top of this file) */
     int64_t (*read)(void *user, uint8_t *buffer, size_t size);
     bool (*seek)(void *user, uint64_t offset);
     void *user;
@@ -563,7 +563,7 @@ typedef enum gj2k_tile_parts {
 } gj2k_tile_parts;
 
 typedef struct gj2k_encode_options {
-    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;         /* the caller's sizeof, or 0 (the top of this file) */
     gj2k_file_format format;    /* J2K or JP2; UNKNOWN: from the path (file API), else J2K */
     bool irreversible;          /* -I: 9/7 wavelet, ICT, expounded quantization */
     unsigned num_resolutions;   /* -n: 1..33; 0 = 6 */
@@ -624,7 +624,7 @@ typedef struct gj2k_encode_options {
 
 /* What an encode produced. */
 typedef struct gj2k_encode_report {
-    size_t struct_size;         /* 0 or the caller's sizeof; then the bytes written */
+    size_t struct_size;         /* the caller's sizeof or 0; then the bytes written */
     size_t bytes;               /* of the whole output (JP2 boxes included) */
     size_t codestream_bytes;
     unsigned num_layers;
@@ -666,7 +666,7 @@ GJ2K_API gj2k_status gj2k_encode_file(const gj2k_image *image, const char *path,
 /* A sink of bytes for gj2k_encode_stream: `write` takes all `size` bytes
  * of `data` or returns false. */
 typedef struct gj2k_writer {
-    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;         /* the caller's sizeof, or 0 (the top of this file) */
     bool (*write)(void *user, const uint8_t *data, size_t size);
     void *user;
 } gj2k_writer;
@@ -694,7 +694,7 @@ typedef enum gj2k_block_coder {
 
 /* What a transcode did (gj2k_transcode_options.report). */
 typedef struct gj2k_transcode_report {
-    size_t struct_size;         /* 0 or the caller's sizeof; then the bytes written */
+    size_t struct_size;         /* the caller's sizeof or 0; then the bytes written */
     gj2k_block_coder coder;     /* the coder the output's code-blocks take */
     gj2k_file_format format;    /* of the output: J2K or JP2 (JPH with HT) */
     size_t bytes;               /* of the whole output */
@@ -725,7 +725,7 @@ typedef struct gj2k_transcode_report {
  * output (file API) or the other coder in the input's container (memory
  * API), every core. */
 typedef struct gj2k_transcode_options {
-    size_t struct_size;         /* 0, or the caller's sizeof (the top of this file) */
+    size_t struct_size;         /* the caller's sizeof, or 0 (the top of this file) */
     gj2k_block_coder coder;
     gj2k_file_format format;    /* J2K or JP2 (a JPH file with HT); UNKNOWN: from the output's
                                    name (file API), else the input's */
@@ -819,7 +819,7 @@ GJ2K_API void gj2k_header_free(gj2k_header *header);
 GJ2K_API const char *gj2k_version_string(void);
 
 typedef struct gj2k_device_info {
-    size_t struct_size;       /* 0 or the caller's sizeof; then the bytes written */
+    size_t struct_size;       /* the caller's sizeof or 0; then the bytes written */
     bool cuda_built;          /* this build contains CUDA kernels */
     int runtime_version;      /* CUDA runtime, e.g. 13000 for 13.0; 0 when not built */
     int driver_version;       /* CUDA driver; 0 when there is none */

@@ -35,7 +35,7 @@ static bool time_encode(const char *name, const gj2k_image *image,
     uint8_t *data = NULL;
     size_t size = 0;
     gj2k_error error = {0};
-    gj2k_encode_report report, best_report = {0};
+    gj2k_encode_report report = GJ2K_ENCODE_REPORT_INIT, best_report = {0};
     for (unsigned r = 0; r < repeats; r++) {
         free(data);
         data = NULL;

@@ -28,7 +28,7 @@ gj2k_status decode_options_take(decode_options_taken *taken, const gj2k_decode_o
 void decode_options_give_back(decode_options_taken *taken)
 {
     if (taken->caller_report != NULL)
-        struct_size_copy_out(taken->caller_report, &taken->report, sizeof taken->report);
+        STRUCT_SIZE_GIVE(taken->caller_report, &taken->report, gj2k_decode_report);
 }
 
 /* Decodes `data` with options already taken in. */

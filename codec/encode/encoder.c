@@ -11,14 +11,14 @@
 #include "gj2k.h"
 
 #include "clock.h"
-#include "cinema_profile.h"
 #include "encode_plan.h"
+#include "encode_profiles.h"
 #include "encode_tile.h"
 #include "error.h"
-#include "imf_profile.h"
 #include "gpu_context.h"
 #include "gpu_stage.h"
 #include "image_formats.h"
+#include "imf_profile.h"
 #include "jp2_file.h"
 #include "rate_control.h"
 #include "struct_size.h"
@@ -273,6 +273,18 @@ static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
                                       size_t *codestream_bytes, size_t *packet_bytes,
                                       gj2k_error *error);
 
+gj2k_status encoder_write_jp2(const gj2k_image *image, const uint8_t *codestream, size_t size,
+                              byte_buffer *out, gj2k_error *error)
+{
+    jp2_file jp2;
+    gj2k_status status = jp2_file_describe_image(&jp2, image, error);
+    if (status == GJ2K_OK) {
+        status = jp2_file_write(&jp2, codestream, size, out, error);
+        jp2_file_free(&jp2);
+    }
+    return status;
+}
+
 /* The codestream with the layers as they stand (Tier-2 for real), its
  * time counted in run->tier2_ms. */
 static gj2k_status write_output(encoder_run *run, byte_buffer *out, size_t *codestream_bytes,
@@ -314,12 +326,7 @@ static gj2k_status write_output_timed(encoder_run *run, byte_buffer *out,
         run->layer_packets[run->plan.cod.layers - 1] = *packet_bytes;
     out->size = 0;
     if (status == GJ2K_OK && run->plan.format == GJ2K_FORMAT_JP2) {
-        jp2_file jp2;
-        status = jp2_file_describe_image(&jp2, run->image, error);
-        if (status == GJ2K_OK) {
-            status = jp2_file_write(&jp2, codestream.data, codestream.size, out, error);
-            jp2_file_free(&jp2);
-        }
+        status = encoder_write_jp2(run->image, codestream.data, codestream.size, out, error);
     } else if (status == GJ2K_OK) {
         byte_buffer_append(out, codestream.data, codestream.size);
     }
@@ -563,9 +570,9 @@ static gj2k_status encode_tiles(encoder_run *run, const gj2k_image *image, gj2k_
     return status;
 }
 
-static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *options,
-                          gj2k_file_format format, byte_buffer *out, gj2k_encode_report *report,
-                          gj2k_error *error)
+gj2k_status encoder_code_image(const gj2k_image *image, const gj2k_encode_options *options,
+                               gj2k_file_format format, byte_buffer *out,
+                               gj2k_encode_report *report, gj2k_error *error)
 {
     gj2k_encode_options defaults = {0};
     if (options == NULL)
@@ -649,59 +656,6 @@ static gj2k_status encode(const gj2k_image *image, const gj2k_encode_options *op
     return status;
 }
 
-/* A cinema profile's encode: its options, then the codestream checked; a
- * component over its share lowers the frame's budget by the excess and
- * the encode runs again (rate control shares bytes by distortion, not by
- * component). */
-static gj2k_status encode_cinema(const gj2k_image *image, const gj2k_encode_options *options,
-                                 gj2k_file_format format, byte_buffer *out,
-                                 gj2k_encode_report *report, gj2k_error *error)
-{
-    cinema_options cinema;
-    gj2k_status status = cinema_options_make(image, options, &cinema, error);
-    for (int attempt = 0; attempt < 4 && status == GJ2K_OK; attempt++) {
-        out->size = 0;
-        status = encode(image, &cinema.options, GJ2K_FORMAT_J2K, out, report, error);
-        size_t over = 0;
-        if (status == GJ2K_OK)
-            status = cinema_check_codestream(out->data, out->size, cinema.limits, &over, error);
-        if (status != GJ2K_ERROR_LIMIT || over == 0 || cinema.target <= (double)over + 1024)
-            break;
-        cinema.target -= (double)over + 1024; /* again, within the component's share */
-        status = GJ2K_OK;
-    }
-    if (status == GJ2K_OK && format == GJ2K_FORMAT_JP2) /* the checked codestream, boxed */
-        status = encode(image, &cinema.options, format, out, report, error);
-    return status;
-}
-
-/* An IMF profile's encode: its options; a lossless or PSNR encode past the
- * bytes its levels allow at the frame rate is coded again within them;
- * the levels left to the encoder are chosen for the coded size, written
- * into Rsiz, and the codestream checked. */
-static gj2k_status encode_imf(const gj2k_image *image, const gj2k_encode_options *options,
-                              gj2k_file_format format, byte_buffer *out,
-                              gj2k_encode_report *report, gj2k_error *error)
-{
-    imf_options imf;
-    gj2k_status status = imf_options_make(image, options, &imf, error);
-    if (status == GJ2K_OK)
-        status = encode(image, &imf.options, GJ2K_FORMAT_J2K, out, report, error);
-    if (status == GJ2K_OK && imf_lower_to_bound(&imf, out->size)) {
-        out->size = 0;
-        status = encode(image, &imf.options, GJ2K_FORMAT_J2K, out, report, error);
-    }
-    if (status == GJ2K_OK)
-        status = imf_levels_settle(&imf, out->size, error);
-    if (status == GJ2K_OK)
-        status = imf_finish_codestream(&imf, out->data, out->size, error);
-    if (status == GJ2K_OK && format == GJ2K_FORMAT_JP2) { /* the checked codestream, boxed */
-        out->size = 0;
-        status = encode(image, &imf.options, format, out, report, error);
-    }
-    return status;
-}
-
 gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_options *caller_options,
                                uint8_t **data, size_t *size, gj2k_encode_report *caller_report,
                                gj2k_error *error)
@@ -724,13 +678,13 @@ gj2k_status gj2k_encode_memory(const gj2k_image *image, const gj2k_encode_option
                  ? encode_imf(image, &options, format, &out, report, error)
              : options.profile != GJ2K_PROFILE_NONE
                  ? encode_cinema(image, &options, format, &out, report, error)
-                 : encode(image, &options, format, &out, report, error);
+                 : encoder_code_image(image, &options, format, &out, report, error);
     if (status != GJ2K_OK) {
         byte_buffer_free(&out);
         return status;
     }
     if (report != NULL)
-        struct_size_copy_out(caller_report, report, sizeof *report);
+        STRUCT_SIZE_GIVE(caller_report, report, gj2k_encode_report);
     *data = byte_buffer_release(&out, size);
     return GJ2K_OK;
 }

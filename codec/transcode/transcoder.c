@@ -319,7 +319,7 @@ gj2k_status gj2k_transcode_memory(const uint8_t *input, size_t input_size,
         return status;
     }
     if (taken.report != NULL)
-        struct_size_copy_out(taken.report, &report, sizeof report);
+        STRUCT_SIZE_GIVE(taken.report, &report, gj2k_transcode_report);
     *data = byte_buffer_release(&out, size);
     return GJ2K_OK;
 }
@@ -386,6 +386,6 @@ gj2k_status gj2k_transcode_file(const char *input, const char *output,
     report.read_ms += read_ms;
     report.write_ms += (now_seconds() - start) * 1e3;
     if (caller_report != NULL)
-        struct_size_copy_out(caller_report, &report, sizeof report);
+        STRUCT_SIZE_GIVE(caller_report, &report, gj2k_transcode_report);
     return GJ2K_OK;
 }
