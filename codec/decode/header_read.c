@@ -116,8 +116,9 @@ gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, gj2k_heade
 
 /* The headers from a growing prefix of the file, so that its samples are
  * not read: the main header ends before the first tile (A.4), and a JP2
- * file's header box comes before its codestream box (I.4). A file that does
- * not parse is read to its end before it is refused. */
+ * file's header box comes before its codestream box (I.4). A JPEG 2000
+ * file whose headers do not parse is read to its end before it is refused;
+ * a file of another kind, from its first bytes. */
 static gj2k_status read_prefix(const char *path, gj2k_header **out, gj2k_error *error)
 {
     FILE *file = fopen(path, "rb");
@@ -141,7 +142,10 @@ static gj2k_status read_prefix(const char *path, gj2k_header **out, gj2k_error *
         }
         gj2k_error attempt = {0};
         status = gj2k_header_read_memory(data, size, out, &attempt);
-        if (status == GJ2K_OK || whole) {
+        /* more bytes cannot make a file of another kind JPEG 2000 */
+        gj2k_file_format format = gj2k_format_from_signature(data, size);
+        bool other = format != GJ2K_FORMAT_J2K && format != GJ2K_FORMAT_JP2;
+        if (status == GJ2K_OK || whole || other) {
             if (status != GJ2K_OK && error != NULL)
                 *error = attempt;
             break;

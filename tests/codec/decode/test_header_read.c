@@ -117,6 +117,22 @@ static void test_what_was_written(void)
     }
 }
 
+/* Bytes this process has read from files so far (Linux's /proc/self/io
+ * rchar), or -1 where that is not kept. */
+static long long bytes_read_so_far(void)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    if (f == NULL)
+        return -1;
+    long long rchar = -1;
+    char line[128];
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "rchar: %lld", &rchar) == 1)
+            break;
+    fclose(f);
+    return rchar;
+}
+
 static void test_refusals_name_the_file(void)
 {
     gj2k_header *h = NULL;
@@ -133,27 +149,23 @@ static void test_refusals_name_the_file(void)
     fclose(f);
     CHECK_EQ(gj2k_header_read_file(path, &h, &error), GJ2K_ERROR_MALFORMED);
     CHECK(strstr(error.message, path) != NULL);
+    /* another kind of file, however long, is refused from its first bytes */
+    if (bytes_read_so_far() >= 0) {
+        f = fopen(path, "r+b");
+        REQUIRE(f != NULL);
+        REQUIRE(fseeko(f, (off_t)(64ll << 20) - 1, SEEK_SET) == 0 && fputc(0, f) == 0);
+        REQUIRE(fclose(f) == 0);
+        long long before = bytes_read_so_far();
+        CHECK_EQ(gj2k_header_read_file(path, &h, &error), GJ2K_ERROR_MALFORMED);
+        long long read = bytes_read_so_far() - before;
+        CHECK(read < (1ll << 20) || (fprintf(stderr, "%lld bytes read of %s\n", read, path), 0));
+        remove(path);
+    }
     snprintf(path, sizeof path, "%s/missing.j2k", test_temp_dir());
     CHECK(gj2k_header_read_file(path, &h, &error) != GJ2K_OK);
     CHECK(strstr(error.message, path) != NULL);
     CHECK(h == NULL);
     gj2k_header_free(NULL);
-}
-
-/* Bytes this process has read from files so far (Linux's /proc/self/io
- * rchar), or -1 where that is not kept. */
-static long long bytes_read_so_far(void)
-{
-    FILE *f = fopen("/proc/self/io", "r");
-    if (f == NULL)
-        return -1;
-    long long rchar = -1;
-    char line[128];
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "rchar: %lld", &rchar) == 1)
-            break;
-    fclose(f);
-    return rchar;
 }
 
 /* A file's headers read without its samples: a codestream and a JP2 file
