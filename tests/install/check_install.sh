@@ -8,7 +8,7 @@ build=$1 source=$2 cc=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in bin/gj2k include/gj2k.h; do [ -e "$work/prefix/$f" ] || { echo "missing $f"; exit 1; }; done
+for f in bin/gj2k include/gj2k.h include/gj2k_encode.h; do [ -e "$work/prefix/$f" ] || { echo "missing $f"; exit 1; }; done
 libdir=$(dirname "$(find "$work/prefix" -name gj2k.pc)")
 export PKG_CONFIG_PATH=$libdir
 [[ $("$work/prefix/bin/gj2k" --version) == "gj2k "* ]]
