@@ -54,7 +54,6 @@ typedef struct batch_state {
     unsigned threads_each;
     batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
     size_t gpu_jobs;        /* workers on GPUs */
-    bool *opened;           /* whether each worker has tried to open its GPU */
     FILE *report;
     bool report_failed;
     bool progress;
@@ -186,23 +185,27 @@ static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
     return taken;
 }
 
+/* Opens worker `number`'s GPU, held to the end of the run (one that will
+ * not open leaves the job to open one a file, or to code on the CPU). */
+static void open_gpu(batch_state *s, size_t number)
+{
+    batch_worker *w = &s->workers[number];
+    w->gpu = s->settings->gpus[number % s->settings->num_gpus];
+    gj2k_error unused = {0};
+    if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
+        w->gpu_context = NULL;
+    pthread_mutex_lock(&s->lock);
+    double opened = now_seconds() - s->start;
+    s->gpus_opened = opened > s->gpus_opened ? opened : s->gpus_opened;
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* Codes list item `index` as worker `number` (a failure is the file's, and
  * the run goes on). */
 static void code_item(batch_state *s, size_t index, size_t number)
 {
     batch_worker *w = &s->workers[number];
     size_t gpu_slot = s->settings->num_gpus && !w->on_cpu ? number % s->settings->num_gpus : 0;
-    if (s->settings->num_gpus > 0 && !w->on_cpu && !s->opened[number]) { /* its GPU, once */
-        s->opened[number] = true;
-        w->gpu = s->settings->gpus[gpu_slot];
-        gj2k_error unused = {0};
-        if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
-            w->gpu_context = NULL;
-        pthread_mutex_lock(&s->lock);
-        double opened = now_seconds() - s->start;
-        s->gpus_opened = opened > s->gpus_opened ? opened : s->gpus_opened;
-        pthread_mutex_unlock(&s->lock);
-    }
     unsigned gpu = w->gpu;
     const batch_item *item = &s->list->items[index];
     batch_outcome outcome = {0};
@@ -255,10 +258,13 @@ static gj2k_status run_worker(void *context, size_t number, unsigned thread)
 {
     (void)thread;
     batch_state *s = context;
+    bool cpu = s->workers[number].on_cpu, gpu = s->settings->num_gpus > 0 && !cpu;
     size_t index;
-    bool cpu_beside_gpus = s->workers[number].on_cpu;
-    while (take_next(s, cpu_beside_gpus, &index))
+    for (bool first = true; take_next(s, cpu, &index); first = false) {
+        if (first && gpu) /* at its first file, so that a worker left none opens none */
+            open_gpu(s, number);
         code_item(s, index, number);
+    }
     return GJ2K_OK;
 }
 
@@ -344,13 +350,11 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
         return 1;
     }
     s.workers = calloc(jobs, sizeof *s.workers);
-    s.opened = calloc(jobs, sizeof *s.opened);
     size_t *order = largest_first(list);
     s.order = order;
-    if (s.workers == NULL || s.opened == NULL || order == NULL) {
+    if (s.workers == NULL || order == NULL) {
         report_error("%s: out of memory", settings->command);
         free(s.workers);
-        free(s.opened);
         free(order);
         parallel_pool_destroy(pool);
         if (s.report != NULL)
@@ -368,7 +372,6 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     for (size_t k = 0; k < jobs; k++)
         gj2k_gpu_context_destroy(s.workers[k].gpu_context);
     free(s.workers);
-    free(s.opened);
     free(order);
     double seconds = now_seconds() - s.start;
     show_progress(&s, true);
