@@ -204,15 +204,25 @@ gj2k_image *test_noise_image(uint32_t w, uint32_t h, uint32_t count)
     return image;
 }
 
-bool test_same_samples(const gj2k_image *a, const gj2k_image *b)
+bool test_samples_within(const gj2k_image *a, const gj2k_image *b, int32_t tolerance)
 {
-    if (a->num_components != b->num_components)
+    if (a == NULL || b == NULL || a->num_components != b->num_components)
         return false;
     for (uint32_t c = 0; c < a->num_components; c++) {
         const gj2k_component *x = &a->components[c], *y = &b->components[c];
-        if (x->width != y->width || x->height != y->height ||
-            memcmp(x->samples, y->samples, (size_t)x->width * x->height * sizeof(int32_t)) != 0)
+        if (x->width != y->width || x->height != y->height || x->precision != y->precision ||
+            x->is_signed != y->is_signed)
             return false;
+        for (size_t i = 0; i < (size_t)x->width * x->height; i++) {
+            int64_t d = (int64_t)x->samples[i] - y->samples[i];
+            if (d > tolerance || -d > tolerance)
+                return false;
+        }
     }
     return true;
+}
+
+bool test_same_samples(const gj2k_image *a, const gj2k_image *b)
+{
+    return test_samples_within(a, b, 0);
 }

@@ -69,8 +69,10 @@ void record_warning(void *user, const char *message);
 
 /* A `count`-component image of w x h random 8-bit samples, or NULL. */
 gj2k_image *test_noise_image(uint32_t w, uint32_t h, uint32_t count);
-/* Whether two images have as many components, each of the same size and
- * samples. */
+/* Whether two images (NULL: not) have as many components, each of the same
+ * size, precision and signedness, and every sample within `tolerance` of
+ * the other's; test_same_samples: equal. */
+bool test_samples_within(const gj2k_image *a, const gj2k_image *b, int32_t tolerance);
 bool test_same_samples(const gj2k_image *a, const gj2k_image *b);
 
 /* malloc that never returns NULL (exits when out of memory; n may be 0). */

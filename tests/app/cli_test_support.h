@@ -23,8 +23,8 @@ bool file_exists(const char *path);
 int temp_entries(void);
 /* The image file at `path` read with the library, or NULL (said on stderr). */
 gj2k_image *read_image(const char *path);
-/* Same components, sizes, precisions and samples (narrow samples). */
-bool same_samples(const gj2k_image *a, const gj2k_image *b);
+/* Whether `name` is a program on PATH (a peer such as opj_decompress). */
+bool program_available(const char *name);
 /* `gj2k decode` of `encoded` to `decoded_path` gives the samples of
  * `expected` (what failed is said). */
 bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected);

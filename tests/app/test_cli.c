@@ -409,9 +409,9 @@ static void convert_round_trip_formats(void)
         run_gj2k(&r, args);
         CHECK_EQ(r.exit_code, 0);
         gj2k_image *copy = read_image(back);
-        if (!same_samples(original, copy))
+        if (!test_same_samples(original, copy))
             fprintf(stderr, "round trip through %s changed the image\n", extensions[i]);
-        CHECK(same_samples(original, copy));
+        CHECK(test_same_samples(original, copy));
         gj2k_image_destroy(copy);
     }
     /* PGX holds one component a file: out_0.pgx .. out_2.pgx, as OpenJPEG names them. */
@@ -706,7 +706,7 @@ static void peers_spellings(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     gj2k_image *back = read_image(decoded);
-    CHECK(back != NULL && same_samples(image, back));
+    CHECK(back != NULL && test_same_samples(image, back));
     gj2k_image_destroy(back);
     snprintf(args, sizeof args, "decode -i '%s' -o '%s.pgm' -p 8C", own, decoded);
     run_gj2k(&r, args);

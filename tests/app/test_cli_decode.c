@@ -25,7 +25,7 @@ static void decode_options(void)
     CHECK_EQ(r.exit_code, 0);
     snprintf(out, sizeof out, "%s/out_0.pgx", test_temp_dir());
     gj2k_image *decoded = read_image(out), *expected = read_image(reference);
-    CHECK(same_samples(decoded, expected));
+    CHECK(test_same_samples(decoded, expected));
     uint32_t width = decoded ? decoded->components[0].width : 0;
     uint32_t height = decoded ? decoded->components[0].height : 0;
     gj2k_image_destroy(decoded);
@@ -151,7 +151,7 @@ static void decode_renders_like_the_peers(void)
     gj2k_error error = {0};
     REQUIRE(gj2k_decode_file(input, &options, &rendered, &error) == GJ2K_OK);
     CHECK(rendered->color_space == GJ2K_COLOR_SRGB);
-    CHECK(rgb != NULL && rgb->num_components == 3 && same_samples(rgb, rendered));
+    CHECK(rgb != NULL && rgb->num_components == 3 && test_same_samples(rgb, rendered));
     gj2k_image_destroy(rgb);
 
     /* The coded components: Y at 1280x1024, Cb and Cr at 640x512. */
@@ -179,7 +179,7 @@ static void decode_renders_like_the_peers(void)
                 gj2k_image view = *raw;
                 view.num_components = 1;
                 view.components = &raw->components[c];
-                CHECK(same_samples(one, &view));
+                CHECK(test_same_samples(one, &view));
             }
             gj2k_image_destroy(one);
         }
@@ -229,10 +229,10 @@ static void decode_guesses_sycc_like_the_peers(void)
     gj2k_image *rendered = read_image(rgb), *plain = read_image(kept);
     REQUIRE(rendered != NULL && plain != NULL);
     CHECK(rendered->num_components == 3 && rendered->components[0].width == 32);
-    CHECK(!same_samples(rendered, plain)); /* converted, not just upsampled */
+    CHECK(!test_same_samples(rendered, plain)); /* converted, not just upsampled */
     /* R = Y + 1.402 (Cr - 128) at the first sample: 40 + 1.402 * 62 = 126.9 */
     CHECK_EQ(rendered->components[0].samples[0], 127);
-    if (system("command -v opj_decompress >/dev/null 2>&1") == 0) {
+    if (program_available("opj_decompress")) {
         snprintf(args, sizeof args, "opj_decompress -i '%s' -o '%s' >/dev/null 2>&1", coded, peer);
         gj2k_image *theirs = system(args) == 0 ? read_image(peer) : NULL;
         CHECK(theirs != NULL && theirs->num_components == 3);
@@ -341,7 +341,7 @@ static void decode_streams_within_memory(void)
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "written as decoded") != NULL);
     gj2k_image *decoded = read_image(strips);
-    CHECK(decoded != NULL && same_samples(image, decoded));
+    CHECK(decoded != NULL && test_same_samples(image, decoded));
     gj2k_image_destroy(decoded);
     gj2k_image_destroy(image);
     /* PNG is written whole: the image does not fit, and the refusal says so. */
@@ -380,7 +380,7 @@ static void jpeg2000_known_by_signature(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     gj2k_image *back = read_image(out);
-    CHECK(back != NULL && same_samples(image, back));
+    CHECK(back != NULL && test_same_samples(image, back));
     gj2k_image_destroy(back);
     remove(out);
     snprintf(args, sizeof args, "convert -i '%s' -o '%s.j2k'", source, out);
@@ -407,7 +407,7 @@ static void pipes_through_standard_streams(void)
              ">'%s'", GJ2K_PROGRAM, source, GJ2K_PROGRAM, out);
     CHECK_EQ(system(command), 0);
     gj2k_image *back = read_image(out);
-    CHECK(back != NULL && same_samples(image, back));
+    CHECK(back != NULL && test_same_samples(image, back));
     gj2k_image_destroy(back);
     run_result r;
     snprintf(command, sizeof command, "encode -i '%s' -o -", source);

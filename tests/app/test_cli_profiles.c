@@ -13,31 +13,6 @@
 #include "gj2k.h"
 #include "test_harness.h"
 
-static bool have(const char *program)
-{
-    char command[256];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", program);
-    return system(command) == 0;
-}
-
-/* Same shape, every sample within `tolerance` (9/7 decoders may round a
- * sample apart: 1; 5/3: 0). */
-static bool samples_within(const gj2k_image *a, const gj2k_image *b, int32_t tolerance)
-{
-    if (a == NULL || b == NULL || a->num_components != b->num_components)
-        return false;
-    for (uint32_t c = 0; c < a->num_components; c++) {
-        const gj2k_component *ca = &a->components[c], *cb = &b->components[c];
-        if (ca->width != cb->width || ca->height != cb->height || ca->precision != cb->precision)
-            return false;
-        for (size_t i = 0; i < (size_t)ca->width * ca->height; i++)
-            if (ca->samples[i] - cb->samples[i] > tolerance ||
-                cb->samples[i] - ca->samples[i] > tolerance)
-                return false;
-    }
-    return true;
-}
-
 static void imf_profiles_round_trip(void)
 {
     static const char *const profiles[] = {"2K", "4K", "8K", "2K_R", "4K_R", "8K_R"};
@@ -47,7 +22,7 @@ static void imf_profiles_round_trip(void)
     snprintf(theirs, sizeof theirs, "%s/theirs.ppm", test_temp_dir());
     gj2k_image *image = write_test_image(source, 150, 90, 3, 10);
     REQUIRE(image != NULL);
-    bool peer = have("opj_decompress");
+    bool peer = program_available("opj_decompress");
     run_result r;
     for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
         bool reversible = strchr(profiles[i], 'R') != NULL;
@@ -72,12 +47,13 @@ static void imf_profiles_round_trip(void)
         run_gj2k(&r, args);
         REQUIRE(r.exit_code == 0);
         gj2k_image *decoded = read_image(ours);
-        CHECK(!reversible || same_samples(image, decoded));
+        CHECK(!reversible || test_same_samples(image, decoded));
         if (peer) {
             snprintf(args, sizeof args, "opj_decompress -i '%s' -o '%s' >/dev/null 2>&1", coded,
                      theirs);
             gj2k_image *peer_decoded = system(args) == 0 ? read_image(theirs) : NULL;
-            CHECK(samples_within(decoded, peer_decoded, reversible ? 0 : 1) ||
+            /* two 9/7 decoders may round a sample 1 apart; 5/3: none */
+            CHECK(test_samples_within(decoded, peer_decoded, reversible ? 0 : 1) ||
                   (fprintf(stderr, "OpenJPEG decodes IMF %s otherwise\n", profiles[i]), 0));
             gj2k_image_destroy(peer_decoded);
         }
@@ -169,7 +145,7 @@ static void imf_refusals(void)
 /* OpenJPEG's IMF codestreams, read by `gj2k info`: named and conforming. */
 static void imf_peer_codestreams_conform(void)
 {
-    if (!have("opj_compress"))
+    if (!program_available("opj_compress"))
         test_skip("opj_compress is not installed");
     char source[1024], coded[1024], args[4096];
     snprintf(source, sizeof source, "%s/source.ppm", test_temp_dir());
