@@ -9,7 +9,7 @@ from ctypes import (POINTER, c_bool, c_char, c_char_p, c_double, c_int, c_int32,
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_PATH = os.environ.get("GJ2K_LIBRARY", os.path.join(HERE, "libgj2k.so"))
-PROGRAM_PATH = os.path.join(HERE, "bin", "gj2k")
+PROGRAM_PATH = os.environ.get("GJ2K_PROGRAM", os.path.join(HERE, "bin", "gj2k"))
 
 c_enum = c_int  # gj2k's enums are all int-sized
 

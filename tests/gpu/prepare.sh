@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Makes the ignored folders that tests/gpu/run.sh uses when they are carried
 # to the GPU machine (which has no network and no ../shared):
-#   .bench/              photo4k.ppm (3840x2160 RGB, a mirrored mosaic of
-#                        ../shared/images/Bretagne1.ppm); run.sh makes its
-#                        lossless and -I -r 20 codestreams there
+#   .bench/              source.ppm (../shared/images/Bretagne1.ppm); run.sh
+#                        makes photo4k.ppm from it (tests/gpu/make_photo4k.py)
+#                        and the photo's lossless and -I -r 20 codestreams
 #   .conformance-input/  the T.803 codestreams (../shared/conformance/input)
 #   .nvjpeg2k/           nvidia-nvjpeg2k-cu13 from the Python registry: include/, lib/
 #   .peers/              OpenJPEG, Grok and OpenJPH (../shared/tools/peers.sh)
+#   .pywheels/           numpy and pytest wheels for the machine's Python 3.12,
+#                        for the Python package's tests there
 # Usage, from the repository root, after a build:  bash tests/gpu/prepare.sh [GJ2K]
-# The carry limit is 64 MiB: the four take some 58.
+# The carry limit is 64 MiB: the five take some 52.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 shared=../shared
@@ -18,32 +20,10 @@ for g in "$gj2k" build/dev/gj2k build/release/gj2k; do
 done
 [ -x "$gj2k" ] || { echo "prepare: build gj2k first (build/dev or build/release)"; exit 1; }
 
-if [ ! -f .bench/photo4k.ppm ]; then
+if [ ! -f .bench/source.ppm ]; then
   mkdir -p .bench
-  python3 - "$shared/images/Bretagne1.ppm" .bench/photo4k.ppm 3840 2160 <<'PY'
-import sys
-data = open(sys.argv[1], 'rb').read()
-fields, at = [], 0
-while len(fields) < 4:
-    while data[at:at + 1].isspace(): at += 1
-    end = at
-    while not data[end:end + 1].isspace(): end += 1
-    fields.append(data[at:end]); at = end
-at += 1
-w, h = int(fields[1]), int(fields[2])
-W, H = int(sys.argv[3]), int(sys.argv[4])
-rows = [data[at + y * 3 * w: at + (y + 1) * 3 * w] for y in range(h)]
-def mirrored(row):  # the row's pixels right to left
-    return b''.join(row[3 * x: 3 * x + 3] for x in range(w - 1, -1, -1))
-pairs = [(r, mirrored(r)) for r in rows]
-out = open(sys.argv[2], 'wb')
-out.write(b'P6\n%d %d\n255\n' % (W, H))
-for Y in range(H):
-    tile_y, y = divmod(Y, h)
-    forward, backward = pairs[y if tile_y % 2 == 0 else h - 1 - y]
-    line = b''.join(forward if t % 2 == 0 else backward for t in range(W // w + 1))
-    out.write(line[:3 * W])
-PY
+  rm -f .bench/photo4k.ppm  # run.sh makes it from source.ppm on the GPU machine
+  cp "$shared/images/Bretagne1.ppm" .bench/source.ppm
 fi
 
 if [ ! -d .conformance-input ]; then
@@ -61,4 +41,10 @@ if [ ! -f .nvjpeg2k/include/nvjpeg2k.h ]; then
 fi
 
 [ -f .peers/env.sh ] || bash "$shared/tools/peers.sh" .peers
-du -sh .bench .conformance-input .nvjpeg2k .peers
+
+if ! ls .pywheels/numpy-*.whl >/dev/null 2>&1; then
+  mkdir -p .pywheels
+  python3 -m pip download --quiet --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux2014_x86_64 --platform manylinux_2_28_x86_64 numpy pytest -d .pywheels
+fi
+du -sh .bench .conformance-input .nvjpeg2k .peers .pywheels

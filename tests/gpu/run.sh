@@ -22,6 +22,20 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 step() { echo "== $*"; }
 # deliver: the logs to $OUT, when the device tool set it
 deliver() { [ -n "${OUT:-}" ] && tar czf "$OUT/logs.tgz" -C build gpu-logs && cp "$logs"/summary.txt "$OUT/" 2>/dev/null; true; }
+# python_tests: the Python package's pytest cases over this CUDA build's
+# libgj2k.so (its device="gpu" and Coder paths), with numpy and pytest from
+# the wheels prepare.sh carries (.pywheels; the machine has no network).
+python_tests() {
+  ls .pywheels/numpy-*.whl >/dev/null 2>&1 || { echo "python: no .pywheels carried, skipped"; return 0; }
+  rm -rf build/pywheels; mkdir -p build/pywheels
+  for w in .pywheels/*.whl; do python3 -m zipfile -e "$w" build/pywheels || return 1; done
+  GJ2K_LIBRARY=$PWD/build/gpu/libgj2k.so GJ2K_PROGRAM=$PWD/build/gpu/gj2k GJ2K_CLI=$PWD/build/gpu/gj2k \
+    PYTHONPATH=$PWD/build/pywheels:$PWD/python python3 -m pytest -q -rs -p no:cacheprovider \
+    python/tests >"$logs/python.txt" 2>&1
+  local r=$?
+  tail -15 "$logs/python.txt"
+  return $r
+}
 step "configure and build (CUDA on, sm_90)"
 # nvJPEG2000 for the side-by-side benchmark, when carried (.nvjpeg2k: the
 # wheel's nvidia/nvjpeg2k folder, include/ and lib/).
@@ -30,11 +44,13 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[ "${1:-}" = batch ] && targets=(--target gj2k test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[ "${1:-}" = batch ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
-# The 4K photo's codestreams (tests/gpu/prepare.sh carries the photo alone).
+# The 4K photo, made from the small source prepare.sh carries, and its codestreams.
+[ -f .bench/photo4k.ppm ] || [ ! -f .bench/source.ppm ] ||
+  python3 tests/gpu/make_photo4k.py .bench/source.ppm .bench/photo4k.ppm 3840 2160
 if [ -f .bench/photo4k.ppm ]; then
   [ -f .bench/photo4k_lossless.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossless.j2k >/dev/null
   [ -f .bench/photo4k_lossy.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20 >/dev/null
@@ -51,6 +67,8 @@ if [ "${1:-}" = batch ]; then
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
     rc=$((rc | PIPESTATUS[0]))
   done
+  step "Python package over the CUDA build"
+  python_tests || rc=1
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/test_gpu_devices \
     context_kept_across_calls >"$logs/memcheck-contexts.txt" 2>&1
@@ -133,11 +151,15 @@ tail -5 "$logs/ctest.txt"
 step "compute-sanitizer (small cases)"
 bash tests/gpu/sanitize.sh build/gpu "$logs" || tests_rc=1
 
+step "Python package over the CUDA build"
+python_tests || tests_rc=1
+
 # `run.sh tests`: the tests and the sanitizers only, no benchmarks.
 if [ "${1:-}" = tests ]; then
   step "summary"
   { grep -E '(Failed|\*\*\*Exception|Timeout)' "$logs/ctest.txt" | sed 's/^/ctest: /'
     cat "$logs/memcheck.txt"
+    [ -f "$logs/python.txt" ] && grep -E '[0-9]+ (passed|failed)' "$logs/python.txt" | tail -1 | sed 's/^/python: /'
     printf '%-28s %s\n' "GPU" "$(grep '^GPU:' "$logs/version.txt" | cut -c6-)" \
       "tests" "$(grep -Eo '[0-9]+% tests passed.*' "$logs/ctest.txt" | tail -1)"
   } 2>&1 | tee "$logs/summary.txt"
@@ -230,6 +252,7 @@ grep -E 'DWT|RCT|ICT|quantize|round trip|GPU|encode|lossless|lossy' "$logs/bench
 # the verdicts last, where a short tail of the output still shows them
 [ -f "$logs/ctest.txt" ] && grep -E '(Failed|\*\*\*Exception|Timeout)' "$logs/ctest.txt" | sed 's/^/ctest: /'
 cat "$logs/memcheck.txt"
+[ -f "$logs/python.txt" ] && grep -E '[0-9]+ (passed|failed)' "$logs/python.txt" | tail -1 | sed 's/^/python: /'
 printf '%-28s %s\n' "GPU" "${gpu:-none}" "tests" "${passed:-no ctest summary}"
 } 2>&1 | tee "$logs/summary.txt"
 deliver
