@@ -9,6 +9,9 @@
 #                                 photos against Grok (.peers), on every GPU and on GPU 0, best
 #                                 of RUNS (1). A source tree in .baseline (git archive of an
 #                                 older commit) is built too and measured in the same run.
+#   bash tests/gpu/run.sh scaling [COUNT]   the same tests, then tests/gpu/start_cost.sh (where
+#                                 CUDA's fixed cost goes) and scripts/bench_gpu_scaling.sh over
+#                                 COUNT (140) photos, Kodak size to 8K, on 1, 2, 4, 8 GPUs.
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -29,7 +32,7 @@ python_tests() {
   ls .pywheels/numpy-*.whl >/dev/null 2>&1 || { echo "python: no .pywheels carried, skipped"; return 0; }
   rm -rf build/pywheels; mkdir -p build/pywheels
   for w in .pywheels/*.whl; do python3 -m zipfile -e "$w" build/pywheels || return 1; done
-  GJ2K_LIBRARY=$PWD/build/gpu/libgj2k.so GJ2K_PROGRAM=$PWD/build/gpu/gj2k GJ2K_CLI=$PWD/build/gpu/gj2k \
+  GJ2K_REQUIRE_GPU=1 GJ2K_LIBRARY=$PWD/build/gpu/libgj2k.so GJ2K_PROGRAM=$PWD/build/gpu/gj2k GJ2K_CLI=$PWD/build/gpu/gj2k \
     PYTHONPATH=$PWD/build/pywheels:$PWD/python python3 -m pytest -q -rs -p no:cacheprovider \
     python/tests >"$logs/python.txt" 2>&1
   local r=$?
@@ -44,7 +47,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[ "${1:-}" = batch ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[ "${1:-}" = batch ] || [ "${1:-}" = scaling ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -58,10 +61,11 @@ if [ -f .bench/photo4k.ppm ]; then
   [ -f .bench/photo4k_tiles512.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_tiles512.j2k -t 512,512 >/dev/null
 fi
 
-if [ "${1:-}" = batch ]; then
-  step "device and batch tests, then the batch benchmark"
+# batch_tests: the device and batch tests, the Python package's, and memcheck
+# of the GPU contexts and of the placed decode; non-zero when one failed.
+batch_tests() {
+  local rc=0 t m
   build/gpu/gj2k --version | tee "$logs/version.txt"
-  rc=0
   for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch tests/gpu/test_gpu_stage \
            tests/codec/tier1/test_tier1_gpu tests/codec/tier1/test_tier1_encode_gpu; do
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
@@ -78,6 +82,23 @@ if [ "${1:-}" = batch ]; then
     placed_matches_host >"$logs/memcheck-placed.txt" 2>&1
   m=$?; echo "memcheck test_tier1_gpu placed_matches_host: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
   rc=$((rc | m))
+  return $rc
+}
+
+if [ "${1:-}" = scaling ]; then
+  step "device, batch and Python tests; CUDA's start cost; scaling over the GPUs"
+  batch_tests; rc=$?
+  bash tests/gpu/start_cost.sh build/gpu/gj2k 2>&1 | tee "$logs/start-cost.txt"
+  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
+    --count "${2:-140}" 2>&1 | tee "$logs/bench-scaling.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = batch ]; then
+  step "device, batch and Python tests, then the batch benchmark"
+  batch_tests; rc=$?
   [ -f .peers/env.sh ] && . .peers/env.sh
   baseline=()
   if [ -f .baseline/CMakeLists.txt ]; then

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Batch scaling over GPUs (issues 18 and 21): COUNT photos from the Kodak
+# size to 8K, encoded losslessly with --verify and decoded with --verify,
+# with --devices over the first 1, 2, 4 and 8 GPUs (as many as there are),
+# the GPUs' own (--cpu-workers 0). Prints throughput (MP/s, files/s), the
+# scaling against one GPU, each GPU's busy share (nvidia-smi, 100 ms
+# samples), the host's peak memory, and the run's timeline (when every GPU
+# was open, when the last file started, when all were done).
+# The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
+# machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
+# Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--keep DIR]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+gj2k= count=140 gpu_counts="1 2 4 8" keep=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --count) count=$2; shift 2 ;;
+    --gpus) gpu_counts=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) gj2k=$1; shift ;;
+  esac
+done
+[ -n "$gj2k" ] || { echo "usage: bench_gpu_scaling.sh GJ2K [--count N] [--gpus LIST]" >&2; exit 2; }
+[ -n "${GJ2K_BENCH_PHOTO:-}" ] || { echo "bench_gpu_scaling: set GJ2K_BENCH_PHOTO (a 3840x2160 PPM)" >&2; exit 2; }
+runs=1
+# shellcheck source=scripts/bench_lib.sh
+. "$repo/scripts/bench_lib.sh"
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+[ "$gpus" -ge 1 ] || { echo "bench_gpu_scaling: no GPU" >&2; exit 1; }
+python3 "$repo/tests/gpu/double_size.py" "$photo" big8k.ppm
+mkdir -p photos
+pixels=0
+sizes=("768 512" "1024 768" "1920 1080" "2048 1556" "2560 1440" "3840 2160" "7680 4320")
+for ((i = 0; i < count; i++)); do
+  read -r w h <<<"${sizes[$((i % 7))]}"
+  x=$(( (i * 137) % (7680 - w + 1) )) y=$(( (i * 71) % (4320 - h + 1) ))
+  pnm crop big8k.ppm "photos/p$(printf %03d "$i").ppm" "$x" "$y" "$w" "$h"
+  pixels=$((pixels + w * h))
+done
+rm big8k.ppm
+mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
+# run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
+# nvidia-smi sampling; fills ms[NAME], busy[NAME], summary[NAME]
+declare -A ms busy peak timeline
+run() { local name=$1 n=$2; shift 2
+  local devices; devices=$(seq -s, 0 $((n - 1)))
+  nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
+    >"busy-$name.csv" 2>/dev/null & local sampler=$!
+  local s; s=$(date +%s%N)
+  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 --verify >"summary-$name.txt" 2>&1 ||
+    { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; }
+  ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+  busy[$name]=$(awk -F', *' -v n="$n" '$1 < n {c[$1]++; s[$1]+=$2}
+    END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
+  peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
+  timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
+}
+for n in $gpu_counts; do
+  [ "$n" -le "$gpus" ] || continue
+  rm -rf enc; run "e$n" "$n" encode -ImgDir photos -o enc
+  [ -d batch ] || cp -r enc batch # the codestreams the decodes read
+  rm -rf dec; run "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
+done
+files_per_s() { awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
+mps() { awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
+echo "Batch of $count photos ($mp MP, 768x512 to 7680x4320), lossless, --verify, --cpu-workers 0,"
+echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."
+echo
+echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | each GPU busy % | peak host MB | the run's timeline |"
+echo "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+for n in $gpu_counts; do
+  [ "$n" -le "$gpus" ] || continue
+  for what in e d; do
+    k=$what$n
+    echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{printf "%.2f", m / 1000}') |" \
+         "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
+         "${busy[$k]} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
+  done
+done
+echo
+echo "Stages summed over the files (the batch's own summary):"
+for n in $gpu_counts; do
+  [ "$n" -le "$gpus" ] || continue
+  for what in e d; do
+    echo "- $what$n: $(grep -E 'files on a GPU' "summary-$what$n.txt" | sed 's/^ *//')"
+  done
+done
+if [ -n "$keep" ]; then rm -rf "$keep"; mkdir -p "$keep"; mv photos batch summary-*.txt "$keep"/; fi
