@@ -131,8 +131,12 @@ static bool measure(const encode_request *request, const gj2k_image *image, cons
                     size_t size, image_difference *difference)
 {
     char why[256];
-    switch (image_compare_encoded(image, data, size, request->options.threads, difference, why,
-                                  sizeof why)) {
+    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
+    decode.threads = request->options.threads;
+    decode.device = request->options.device; /* decoded where it was encoded */
+    decode.gpu = request->options.gpu;
+    decode.gpu_context = request->options.gpu_context;
+    switch (image_compare_encoded(image, data, size, &decode, difference, why, sizeof why)) {
     case ENCODED_COMPARED:
         return true;
     case ENCODED_UNDECODABLE:

@@ -4,6 +4,7 @@
 #include "gj2k.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -343,6 +344,59 @@ bool options_parse_devices(const char *text, unsigned gpus[OPTIONS_MAX_GPUS], si
         if (*p == '\0')
             return true;
     }
+}
+
+/* How many GPUs the NVIDIA driver has (its entries in /proc), without
+ * starting CUDA; 0 when it cannot tell. */
+static size_t driver_gpu_count(void)
+{
+    DIR *gpus = opendir("/proc/driver/nvidia/gpus");
+    size_t count = 0;
+    for (struct dirent *entry; gpus != NULL && (entry = readdir(gpus)) != NULL;)
+        count += entry->d_name[0] != '.';
+    if (gpus != NULL)
+        closedir(gpus);
+    return count;
+}
+
+bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count)
+{
+    if (!options_parse_devices(text, names, count) || *count == 0)
+        return false;
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    const char *entries[OPTIONS_MAX_GPUS * 16];
+    size_t lengths[OPTIONS_MAX_GPUS * 16], num_entries = 0;
+    for (const char *p = visible; p != NULL && *p != '\0' && num_entries < OPTIONS_MAX_GPUS * 16;) {
+        size_t n = strcspn(p, ",");
+        entries[num_entries] = p;
+        lengths[num_entries++] = n;
+        p += n + (p[n] == ',');
+    }
+    size_t there = visible != NULL ? num_entries : driver_gpu_count();
+    for (size_t i = 0; i < *count; i++)
+        if (names[i] >= there)
+            return false; /* not there (or cannot tell): the usual check says so */
+    char value[OPTIONS_MAX_GPUS * 48];
+    size_t at = 0;
+    for (size_t i = 0; i < *count; i++) {
+        char number[16];
+        const char *entry = number;
+        size_t n;
+        if (visible == NULL) {
+            n = (size_t)snprintf(number, sizeof number, "%u", names[i]);
+        } else {
+            entry = entries[names[i]];
+            n = lengths[names[i]];
+        }
+        if (at + n + 2 > sizeof value)
+            return false;
+        if (i > 0)
+            value[at++] = ',';
+        memcpy(value + at, entry, n);
+        at += n;
+    }
+    value[at] = '\0';
+    return setenv("CUDA_VISIBLE_DEVICES", value, 1) == 0;
 }
 
 int options_read_devices(const char *command, const char *text, int device,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Batch scaling over GPUs (issues 18 and 21): COUNT photos from the Kodak
-# size to 8K, encoded losslessly with --verify and decoded with --verify,
+# size to 8K (--max 4k: to 4K, as scripts/bench_batch.sh --mixed makes
+# them), encoded losslessly with --verify and decoded with --verify (not
+# with --no-verify),
 # with --devices over the first 1, 2, 4 and 8 GPUs (as many as there are),
 # the GPUs' own (--cpu-workers 0). Prints throughput (MP/s, files/s), the
 # scaling against one GPU, each GPU's busy share (nvidia-smi, 100 ms
@@ -8,16 +10,19 @@
 # was open, when the last file started, when all were done).
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
-# Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--keep DIR]
+# Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
+#        [--no-verify] [--keep DIR]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k= count=140 gpu_counts="1 2 4 8" keep=
+gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
     --gpus) gpu_counts=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --max) max=$2; shift 2 ;;
+    --no-verify) verify=; shift ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
 done
@@ -28,17 +33,23 @@ runs=1
 . "$repo/scripts/bench_lib.sh"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "$gpus" -ge 1 ] || { echo "bench_gpu_scaling: no GPU" >&2; exit 1; }
-python3 "$repo/tests/gpu/double_size.py" "$photo" big8k.ppm
+sizes=("768 512" "1024 768" "1920 1080" "2048 1556" "2560 1440" "3840 2160")
+if [ "$max" = 8k ]; then
+  python3 "$repo/tests/gpu/double_size.py" "$photo" big.ppm
+  sizes+=("7680 4320") big_w=7680 big_h=4320
+else
+  ln -s "$photo" big.ppm
+  big_w=3840 big_h=2160
+fi
 mkdir -p photos
 pixels=0
-sizes=("768 512" "1024 768" "1920 1080" "2048 1556" "2560 1440" "3840 2160" "7680 4320")
 for ((i = 0; i < count; i++)); do
-  read -r w h <<<"${sizes[$((i % 7))]}"
-  x=$(( (i * 137) % (7680 - w + 1) )) y=$(( (i * 71) % (4320 - h + 1) ))
-  pnm crop big8k.ppm "photos/p$(printf %03d "$i").ppm" "$x" "$y" "$w" "$h"
+  read -r w h <<<"${sizes[$((i % ${#sizes[@]}))]}"
+  x=$(( (i * 137) % (big_w - w + 1) )) y=$(( (i * 71) % (big_h - h + 1) ))
+  pnm crop big.ppm "photos/p$(printf %03d "$i").ppm" "$x" "$y" "$w" "$h"
   pixels=$((pixels + w * h))
 done
-rm big8k.ppm
+rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
 # nvidia-smi sampling; fills ms[NAME], busy[NAME], summary[NAME]
@@ -48,7 +59,8 @@ run() { local name=$1 n=$2; shift 2
   nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
     >"busy-$name.csv" 2>/dev/null & local sampler=$!
   local s; s=$(date +%s%N)
-  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 --verify >"summary-$name.txt" 2>&1 ||
+  # shellcheck disable=SC2086 # $verify: one word or none
+  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify >"summary-$name.txt" 2>&1 ||
     { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; }
   ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
   kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
@@ -65,7 +77,8 @@ for n in $gpu_counts; do
 done
 files_per_s() { awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
 mps() { awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
-echo "Batch of $count photos ($mp MP, 768x512 to 7680x4320), lossless, --verify, --cpu-workers 0,"
+echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${verify:-no --verify}, --cpu-workers 0,"
+[ -n "${GLIBC_TUNABLES:-}" ] && echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"
 echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."
 echo
 echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | each GPU busy % | peak host MB | the run's timeline |"
@@ -85,6 +98,7 @@ for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
     echo "- $what$n: $(grep -E 'files on a GPU' "summary-$what$n.txt" | sed 's/^ *//')"
+    echo "  $(grep -E '^ *the process:' "summary-$what$n.txt" | sed 's/^ *//')"
   done
 done
 if [ -n "$keep" ]; then rm -rf "$keep"; mkdir -p "$keep"; mv photos batch summary-*.txt "$keep"/; fi

@@ -54,12 +54,17 @@ static bool expects_lossless(const gj2k_encode_options *o)
     return last == 0.0 || (o->target == GJ2K_TARGET_RATIO && last <= 1.0);
 }
 
-/* --verify of an encode: the written file read back, decoded and compared
- * with the source; a failure removes the output, which then never looks
- * finished. */
+/* --verify of an encode: the written file read back, decoded (on the
+ * device, GPU and context that encoded it: `options`) and compared with the
+ * source; a failure removes the output, which then never looks finished. */
 static void verify_encoded(const gj2k_image *image, const char *output, bool lossless,
-                           unsigned threads, batch_outcome *outcome)
+                           const gj2k_encode_options *options, batch_outcome *outcome)
 {
+    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
+    decode.threads = options->threads;
+    decode.device = options->device;
+    decode.gpu = options->gpu;
+    decode.gpu_context = options->gpu_context;
     uint8_t *data = NULL;
     size_t size = 0;
     gj2k_error error = {0};
@@ -67,7 +72,7 @@ static void verify_encoded(const gj2k_image *image, const char *output, bool los
     image_difference difference = {0};
     if (file_read_all(output, &data, &size, &error) != GJ2K_OK) {
         fail(outcome, output, error.message);
-    } else if (image_compare_encoded(image, data, size, threads, &difference, why, sizeof why) !=
+    } else if (image_compare_encoded(image, data, size, &decode, &difference, why, sizeof why) !=
                ENCODED_COMPARED) {
         fail(outcome, output, why);
     } else if (lossless && !difference.identical) {
@@ -121,8 +126,8 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
         outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
         outcome->pixels = (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0);
         if (job->verify)
-            verify_encoded(image, item->output, expects_lossless(&request.options), threads,
-                           outcome);
+            verify_encoded(image, item->output, expects_lossless(&request.options),
+                           &request.options, outcome);
     }
     free(data);
     gj2k_image_destroy(image);

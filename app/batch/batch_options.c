@@ -165,6 +165,18 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
     t->report = options_get(parsed, "--report");
     request->verify = options_has(parsed, "--verify");
     request->devices = options_get(parsed, "--devices");
+    /* --devices naming some GPUs: only those made visible to CUDA, before it
+     * starts, renumbered from 0; the numbers given stay the summary's and
+     * the report's */
+    size_t named = 0;
+    if (request->devices != NULL && options_narrow_gpus(request->devices, request->gpu_names, &named)) {
+        size_t at = 0;
+        for (size_t i = 0; i < named; i++)
+            at += (size_t)snprintf(request->renumbered + at, sizeof request->renumbered - at,
+                                   "%s%zu", i ? "," : "", i);
+        request->devices = request->renumbered;
+        t->gpu_names = request->gpu_names;
+    }
     return true;
 }
 

@@ -224,7 +224,9 @@ static void code_item(batch_state *s, size_t index, size_t number)
                  item->output, strerror(errno));
     } else {
         s->job(s->context, item, s->threads_each, w, &outcome);
-        outcome.gpu = gpu;
+        outcome.gpu = s->settings->gpu_names && s->settings->num_gpus && !w->on_cpu
+                          ? s->settings->gpu_names[gpu_slot]
+                          : gpu;
     }
     outcome.seconds = now_seconds() - start;
     pthread_mutex_lock(&s->lock);
@@ -270,7 +272,7 @@ static gj2k_status run_worker(void *context, size_t number, unsigned thread)
 
 static void print_summary(const batch_state *s, double seconds, double coded, double closing)
 {
-    struct rusage usage;
+    struct rusage usage = {0};
     long peak_kb = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
     printf("%s: %zu files coded, %zu failed, %zu skipped (already there), in %.2f s, "
            "peak memory %.0f MB\n", s->settings->command, s->done, s->failed, s->skipped, seconds,
@@ -290,7 +292,9 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
     printf("  %zu of %zu files on a GPU", s->on_gpu, s->done);
     if (s->settings->num_gpus > 1)
         for (size_t k = 0; k < s->settings->num_gpus && k < BATCH_SHOWN_GPUS; k++)
-            printf("%s GPU %u: %zu", k ? "," : " (", s->settings->gpus[k], s->on_each_gpu[k]);
+            printf("%s GPU %u: %zu", k ? "," : " (",
+                   s->settings->gpu_names ? s->settings->gpu_names[k] : s->settings->gpus[k],
+                   s->on_each_gpu[k]);
     printf("%s", s->settings->num_gpus > 1 ? ")" : "");
     if (s->on_cpu_workers > 0)
         printf(", %zu by the CPU workers", s->on_cpu_workers);
@@ -308,6 +312,12 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
     if (s->settings->num_gpus > 0)
         printf(", GPUs closed in %.2f s", closing);
     printf("\n");
+    /* where the cores went: the kernel's share (page faults, locks, copies
+     * through the driver) grows when the host stops keeping up */
+    printf("  the process: %.2f s user and %.2f s system CPU, %ld page faults (%ld with I/O)\n",
+           (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6,
+           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6,
+           usage.ru_minflt + usage.ru_majflt, usage.ru_majflt);
 }
 
 int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,

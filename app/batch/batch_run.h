@@ -66,6 +66,9 @@ typedef struct batch_settings {
      * it, each with a gj2k_gpu_context of its own (num_gpus 0: no GPU). */
     const unsigned *gpus;
     size_t num_gpus;
+    /* What the summary and report call gpus[k]: gpu_names[k] (the number
+     * --devices gave before CUDA's were narrowed to them), or NULL: gpus[k]. */
+    const unsigned *gpu_names;
     /* Workers beside the GPUs' that code on the CPU, taking the smallest
      * files left (and leaving the last few to the GPUs); -1: as many as
      * add throughput (batch_cpu_workers). With no GPU, every worker is the

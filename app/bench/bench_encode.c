@@ -52,7 +52,9 @@ static bool time_encode(const char *name, const gj2k_image *image,
     }
     image_difference difference;
     char why[256];
-    bool compared = image_compare_encoded(image, data, size, options->threads, &difference, why,
+    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
+    decode.threads = options->threads;
+    bool compared = image_compare_encoded(image, data, size, &decode, &difference, why,
                                           sizeof why) == ENCODED_COMPARED;
     bool same = same_as != NULL && same_as->size == size &&
                 memcmp(same_as->data, data, size) == 0;

@@ -145,7 +145,7 @@ static double describe_output(const gj2k_image *image, const uint8_t *data, size
 {
     image_difference d;
     char why[160];
-    if (image_compare_encoded(image, data, size, 0, &d, why, sizeof why) != ENCODED_COMPARED) {
+    if (image_compare_encoded(image, data, size, NULL, &d, why, sizeof why) != ENCODED_COMPARED) {
         fprintf(stderr, "nvjpeg2k_bench: a codestream does not decode back: %s\n", why);
         exit(1);
     }

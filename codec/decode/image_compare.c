@@ -54,14 +54,14 @@ bool image_compare(const gj2k_image *original, const gj2k_image *decoded,
 }
 
 encoded_comparison image_compare_encoded(const gj2k_image *original, const uint8_t *data,
-                                         size_t size, unsigned threads,
+                                         size_t size, const gj2k_decode_options *options,
                                          image_difference *difference, char *why,
                                          size_t why_size)
 {
-    gj2k_decode_options options = {.threads = threads};
+    gj2k_decode_options defaults = GJ2K_DECODE_OPTIONS_INIT;
     gj2k_image *decoded = NULL;
     gj2k_error error = {0};
-    if (gj2k_decode_memory(data, size, &options, &decoded, &error) != GJ2K_OK) {
+    if (gj2k_decode_memory(data, size, options ? options : &defaults, &decoded, &error) != GJ2K_OK) {
         snprintf(why, why_size, "%s", error.message);
         gj2k_image_destroy(decoded);
         return ENCODED_UNDECODABLE;

@@ -43,12 +43,13 @@ typedef enum encoded_comparison {
 } encoded_comparison;
 
 /*
- * Decodes the codestream or JP2 file `data` (the default decode options but
- * `threads`, 0: every core) and compares the image with `original` as
- * image_compare does. Anything but ENCODED_COMPARED leaves one line in `why`.
+ * Decodes the codestream or JP2 file `data` with `options` (the device, GPU
+ * and context a batch worker codes on, or the defaults: NULL) and compares
+ * the image with `original` as image_compare does. Anything but
+ * ENCODED_COMPARED leaves one line in `why`.
  */
 encoded_comparison image_compare_encoded(const gj2k_image *original, const uint8_t *data,
-                                         size_t size, unsigned threads,
+                                         size_t size, const gj2k_decode_options *options,
                                          image_difference *difference, char *why,
                                          size_t why_size);
 

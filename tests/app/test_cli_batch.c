@@ -347,7 +347,8 @@ static void test_transcode_round_trip(void)
 
 /* --devices (and Grok's -G): malformed lists refused; with GPUs, the files
  * shared out among every one (the report names each file's) and coded to
- * the CPU's bytes; a GPU not there refused by number. Without a GPU, the
+ * the CPU's bytes; a GPU not there refused by number; one GPU of several
+ * named (CUDA narrowed to it) still called by its number. Without a GPU, the
  * option with --device cpu changes nothing. */
 static void test_devices_shared_out(void)
 {
@@ -439,6 +440,22 @@ static void test_devices_shared_out(void)
         snprintf(a, sizeof a, "cpu/m%d.j2k", i);
         snprintf(b, sizeof b, "mixed/m%d.j2k", i);
         CHECK(same_bytes(a, b));
+    }
+    if (count >= 2) { /* CUDA narrowed to GPU 1 alone: the report still calls it 1 */
+        snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/one' --devices 1 "
+                 "--device gpu --cpu-workers 0 --report '%s/one.jsonl'", t, t, t);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+        text = text_of("one.jsonl");
+        REQUIRE(text != NULL);
+        CHECK((strstr(text, "\"gpu\":1") != NULL && strstr(text, "\"gpu\":0") == NULL) ||
+              (fprintf(stderr, "%s", text), 0));
+        free(text);
+        for (int i = 0; i < 8; i++) {
+            snprintf(a, sizeof a, "cpu/m%d.j2k", i);
+            snprintf(b, sizeof b, "one/m%d.j2k", i);
+            CHECK(same_bytes(a, b));
+        }
     }
     snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/none' --devices %u", t, t,
              count);

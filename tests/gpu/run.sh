@@ -10,8 +10,10 @@
 #                                 of RUNS (1). A source tree in .baseline (git archive of an
 #                                 older commit) is built too and measured in the same run.
 #   bash tests/gpu/run.sh scaling [COUNT]   the same tests, then tests/gpu/start_cost.sh (where
-#                                 CUDA's fixed cost goes) and scripts/bench_gpu_scaling.sh over
-#                                 COUNT (140) photos, Kodak size to 8K, on 1, 2, 4, 8 GPUs.
+#                                 CUDA's fixed cost goes; GJ2K_START_COST=0 leaves it out) and
+#                                 scripts/bench_gpu_scaling.sh over COUNT (140) photos, Kodak
+#                                 size to 8K, on 1, 2, 4, 8 GPUs; 200 to 4K without --verify on
+#                                 1 and 2; and again with malloc in huge pages (1 and 4).
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -88,9 +90,18 @@ batch_tests() {
 if [ "${1:-}" = scaling ]; then
   step "device, batch and Python tests; CUDA's start cost; scaling over the GPUs"
   batch_tests; rc=$?
-  bash tests/gpu/start_cost.sh build/gpu/gj2k 2>&1 | tee "$logs/start-cost.txt"
-  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
-    --count "${2:-140}" 2>&1 | tee "$logs/bench-scaling.txt"
+  [ "${GJ2K_START_COST:-1}" = 0 ] || bash tests/gpu/start_cost.sh build/gpu/gj2k 2>&1 | tee "$logs/start-cost.txt"
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
+  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-140}" 2>&1 |
+    tee "$logs/bench-scaling.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  # issue 18's shape: 200 photos to 4K, no --verify, one GPU against two
+  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
+    --gpus "1 2" 2>&1 | tee "$logs/bench-scaling-4k.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  # malloc's large blocks in transparent huge pages: fewer page faults a file
+  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
+    --count "${2:-140}" --gpus "1 4" 2>&1 | tee "$logs/bench-scaling-thp.txt"
   rc=$((rc | PIPESTATUS[0]))
   deliver
   exit "$rc"

@@ -1,0 +1,70 @@
+/* test_options.c - the program's option helpers (app/options.c, built into
+ * the test): --devices narrowing CUDA_VISIBLE_DEVICES to the GPUs named,
+ * through a list already there and without one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "test_harness.h"
+
+/* Whether CUDA_VISIBLE_DEVICES is `expected` (printing it when not). */
+static bool visible_is(const char *expected)
+{
+    const char *value = getenv("CUDA_VISIBLE_DEVICES");
+    if (value != NULL && strcmp(value, expected) == 0)
+        return true;
+    fprintf(stderr, "CUDA_VISIBLE_DEVICES is %s, expected %s\n", value ? value : "unset", expected);
+    return false;
+}
+
+/* Through a list already there: its entries (numbers or UUIDs) in the
+ * order named; nothing changed for "all", a malformed list, or an entry
+ * past the list. */
+static void test_narrow_through_visible_list(void)
+{
+    unsigned names[OPTIONS_MAX_GPUS];
+    size_t count = 0;
+    REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,GPU-1a2b,7", 1) == 0);
+    CHECK(options_narrow_gpus("2,0", names, &count));
+    CHECK_EQ(count, 2);
+    CHECK_EQ(names[0], 2);
+    CHECK_EQ(names[1], 0);
+    CHECK(visible_is("7,5"));
+    REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,GPU-1a2b,7", 1) == 0);
+    CHECK(options_narrow_gpus("1", names, &count));
+    CHECK(visible_is("GPU-1a2b"));
+    const char *refused[] = {"3", "0,3", "all", "-1", "0,0", "x", ""};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,GPU-1a2b,7", 1) == 0);
+        CHECK(!options_narrow_gpus(refused[i], names, &count));
+        CHECK(visible_is("5,GPU-1a2b,7"));
+    }
+    REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "", 1) == 0); /* no GPU visible: none to name */
+    CHECK(!options_narrow_gpus("0", names, &count));
+    CHECK(visible_is(""));
+}
+
+/* Without a list: the numbers themselves, when the driver has that many
+ * GPUs; nothing set where it has none (CI) or cannot tell. */
+static void test_narrow_without_list(void)
+{
+    unsigned names[OPTIONS_MAX_GPUS];
+    size_t count = 0;
+    REQUIRE(unsetenv("CUDA_VISIBLE_DEVICES") == 0);
+    if (options_narrow_gpus("0", names, &count)) {
+        CHECK(visible_is("0"));
+        REQUIRE(unsetenv("CUDA_VISIBLE_DEVICES") == 0);
+    } else {
+        CHECK(getenv("CUDA_VISIBLE_DEVICES") == NULL);
+    }
+    CHECK(!options_narrow_gpus("1023", names, &count)); /* no machine has that many */
+    CHECK(getenv("CUDA_VISIBLE_DEVICES") == NULL);
+}
+
+static const test_case cases[] = {
+    {"narrow_through_visible_list", test_narrow_through_visible_list},
+    {"narrow_without_list", test_narrow_without_list},
+};
+
+TEST_MAIN(cases)
