@@ -11,10 +11,11 @@
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
-#        [--no-verify] [--keep DIR]
+#        [--no-verify] [--jobs-per-gpu K] [--keep DIR]
+# (--jobs-per-gpu K: --jobs K times the GPUs, instead of the batch's default)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify
+gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu=
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=$2; shift 2 ;;
     --max) max=$2; shift 2 ;;
     --no-verify) verify=; shift ;;
+    --jobs-per-gpu) per_gpu=$2; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
@@ -56,11 +58,12 @@ mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 declare -A ms busy peak timeline
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
+  local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs $((per_gpu * n)))
   nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
     >"busy-$name.csv" 2>/dev/null & local sampler=$!
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
-  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify >"summary-$name.txt" 2>&1 ||
+  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" >"summary-$name.txt" 2>&1 ||
     { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; }
   ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
   kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
@@ -79,6 +82,7 @@ files_per_s() { awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms
 mps() { awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
 echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${verify:-no --verify}, --cpu-workers 0,"
 [ -n "${GLIBC_TUNABLES:-}" ] && echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"
+[ -n "$per_gpu" ] && echo "--jobs $per_gpu a GPU"
 echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."
 echo
 echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | each GPU busy % | peak host MB | the run's timeline |"

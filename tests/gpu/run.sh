@@ -14,6 +14,9 @@
 #                                 scripts/bench_gpu_scaling.sh over COUNT (140) photos, Kodak
 #                                 size to 8K, on 1, 2, 4, 8 GPUs; 200 to 4K without --verify on
 #                                 1 and 2; and again with malloc in huge pages (1 and 4).
+#   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
+#                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
+#                                 bench_batch.sh (every GPU, GPU 0 alone, Grok); no tests.
 # Logs go to build/gpu-logs; when $OUT is set (the device tool brings it back)
 # they go there too, packed in one file (logs.tgz) beside summary.txt.
 set -uo pipefail
@@ -49,7 +52,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[ "${1:-}" = batch ] || [ "${1:-}" = scaling ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[ "${1:-}" = batch ] || [ "${1:-}" = scaling ] || [ "${1:-}" = jobs ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -102,6 +105,23 @@ if [ "${1:-}" = scaling ]; then
   # malloc's large blocks in transparent huge pages: fewer page faults a file
   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
     --count "${2:-140}" --gpus "1 4" 2>&1 | tee "$logs/bench-scaling-thp.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = jobs ]; then
+  step "files at once a GPU, 200 photos to 4K over 1, 2, 4 GPUs; then the batch against Grok"
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
+  rc=0
+  for k in 8 12 16; do
+    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
+      --gpus "1 2 4" --jobs-per-gpu $k 2>&1 | tee -a "$logs/bench-jobs.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  [ -f .peers/env.sh ] && . .peers/env.sh
+  bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop 2>&1 |
+    tee "$logs/bench-batch.txt"
   rc=$((rc | PIPESTATUS[0]))
   deliver
   exit "$rc"
