@@ -156,6 +156,8 @@ int command_decode(int argc, char **argv)
         options_free(&options);
         free(specs);
         return EXIT_USAGE;
+    } else {
+        options_narrow_to_one_gpu(&options); /* before anything starts CUDA */
     }
     int status = decode_parsed(&options, &batch);
     if (batch != NULL) /* refused before it ran */

@@ -198,6 +198,7 @@ int command_encode(int argc, char **argv)
         return 0;
     }
     encode_request request = {0};
+    options_narrow_to_one_gpu(&parsed); /* before anything starts CUDA */
     bool ok = encode_request_read(&parsed, &request);
     bool quiet = options_has(&parsed, "--quiet");
     options_free(&parsed);

@@ -399,6 +399,22 @@ bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], siz
     return setenv("CUDA_VISIBLE_DEVICES", value, 1) == 0;
 }
 
+void options_narrow_to_one_gpu(parsed_options *parsed)
+{
+    const char *device = options_get(parsed, "--device"), *devices = options_get(parsed, "--devices");
+    int which = GJ2K_DEVICE_AUTO;
+    if (device != NULL && options_parse_device(device, &which) && which == GJ2K_DEVICE_CPU)
+        return;
+    unsigned names[OPTIONS_MAX_GPUS];
+    size_t count = 0;
+    if (devices != NULL && !options_parse_devices(devices, names, &count))
+        return; /* malformed: options_read_devices says so */
+    char first[16];
+    snprintf(first, sizeof first, "%u", count > 0 ? names[0] : 0u);
+    if (options_narrow_gpus(first, names, &count) && devices != NULL)
+        options_set(parsed, "--devices", "0");
+}
+
 int options_read_devices(const char *command, const char *text, int device,
                          unsigned gpus[OPTIONS_MAX_GPUS], size_t *count)
 {

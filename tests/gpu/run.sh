@@ -14,6 +14,8 @@
 #                                 scripts/bench_gpu_scaling.sh over COUNT (140) photos, Kodak
 #                                 size to 8K, on 1, 2, 4, 8 GPUs; 200 to 4K without --verify on
 #                                 1 and 2; and again with malloc in huge pages (1 and 4).
+#   bash tests/gpu/run.sh devices   builds gj2k, runs the batch, device and Python tests and
+#                                 tests/gpu/start_cost.sh only.
 #   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
 #                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
 #                                 bench_batch.sh (every GPU, GPU 0 alone, Grok); no tests.
@@ -52,7 +54,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[ "${1:-}" = batch ] || [ "${1:-}" = scaling ] || [ "${1:-}" = jobs ] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[[ "${1:-}" =~ ^(batch|scaling|jobs|devices)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -89,6 +91,14 @@ batch_tests() {
   rc=$((rc | m))
   return $rc
 }
+
+if [ "${1:-}" = devices ]; then
+  step "device, batch and Python tests; CUDA's start cost"
+  batch_tests; rc=$?
+  bash tests/gpu/start_cost.sh build/gpu/gj2k 2>&1 | tee "$logs/start-cost.txt"
+  deliver
+  exit "$rc"
+fi
 
 if [ "${1:-}" = scaling ]; then
   step "device, batch and Python tests; CUDA's start cost; scaling over the GPUs"
