@@ -9,7 +9,8 @@ package), a thin ctypes binding of its public API (include/gj2k.h).
 """
 from ._coder import Coder
 from ._coding import read, write
-from ._errors import (CancelledError, DeviceError, Error, FileError, InvalidArgumentError,
+from ._errors import (CancelledError, CodecWarning, DeviceError, Error, FileError,
+                      InvalidArgumentError,
                       LimitError, MalformedError, NotImplementedYetError, OutOfMemoryError,
                       TruncatedError, UnsupportedError)
 from ._info import info
@@ -20,4 +21,4 @@ __version__ = _lib.gj2k_version_string().decode()
 __all__ = ["read", "write", "info", "Coder", "Error", "InvalidArgumentError",
            "OutOfMemoryError", "FileError", "UnsupportedError", "MalformedError",
            "TruncatedError", "LimitError", "NotImplementedYetError", "DeviceError",
-           "CancelledError"]
+           "CancelledError", "CodecWarning"]

@@ -1,12 +1,41 @@
 """gj2k.read and gj2k.write over gj2k_decode_* and gj2k_encode_*."""
 import ctypes
 import os
+import threading
+import warnings
 
 from . import _library as L
 from ._arrays import array_to_image, image_to_array
-from ._errors import InvalidArgumentError, check
+from ._errors import CodecWarning, InvalidArgumentError, check
 
 FORMATS = {"j2k": L.FORMAT_J2K, "jp2": L.FORMAT_JP2}
+
+
+class _Remarks:
+    """The library's warnings during one call, collected by a ctypes callback
+    (which may run on the library's threads) and raised afterwards on the
+    caller's thread as gj2k.CodecWarning, where warning filters apply."""
+
+    def __init__(self):
+        self.messages = []
+        self._lock = threading.Lock()
+        self.callback = L.WARNING_FN(self._note)
+
+    def _note(self, user, message):
+        with self._lock:
+            self.messages.append(message.decode("utf-8", "replace") if message else "")
+
+    def install(self, options):
+        options.warning = ctypes.cast(self.callback, ctypes.c_void_p)
+        options.warning_user = None
+        options._remarks = self  # the callback alive as long as the options
+
+    def finish(self, status, error, stacklevel=3):
+        """The call's end: its Error raised (the remarks on it), or else
+        each remark as a gj2k.CodecWarning."""
+        check(status, error, self.messages)
+        for message in self.messages:
+            warnings.warn(message, CodecWarning, stacklevel=stacklevel)
 
 
 def _device(device):
@@ -17,7 +46,7 @@ def _device(device):
 
 
 def decode_options(reduce=0, region=None, layers=None, device="auto", threads=0,
-                   gpu_context=None):
+                   gpu_context=None, allow_partial=False):
     o = L.gj2k_decode_options()
     o.struct_size = ctypes.sizeof(o)
     o.reduce = reduce
@@ -29,21 +58,26 @@ def decode_options(reduce=0, region=None, layers=None, device="auto", threads=0,
     o.threads = threads
     o.guess_sycc = True  # as `gj2k decode` renders
     o.upsample = True    # one array: subsampled components at full size
+    o.allow_partial = bool(allow_partial)
     o.device = _device(device)
     o.gpu_context = gpu_context
+    _Remarks().install(o)
     return o
 
 
 def read(source, reduce=0, region=None, layers=None, device="auto", scale=False, threads=0,
-         gpu_context=None):
+         gpu_context=None, allow_partial=False):
     """Decodes a JPEG 2000 file (a path) or its bytes into a numpy array: HxW
     for one component, HxWxC for more, of the smallest integer dtype that
     holds the samples as coded (uint8, uint16, int16 ...), or float32 with
     scale=True (unsigned components to [0, 1], signed to [-1, 1)).
     reduce: resolution levels to discard; region: (x0, y0, x1, y1) on the
     full-resolution reference grid; layers: quality layers to decode (None:
-    all); device: "auto", "cpu" or "gpu"."""
-    options = decode_options(reduce, region, layers, device, threads, gpu_context)
+    all); device: "auto", "cpu" or "gpu"; allow_partial: a truncated
+    codestream decodes what it holds (with a gj2k.CodecWarning) instead of
+    raising. The library's other remarks come as gj2k.CodecWarning too."""
+    options = decode_options(reduce, region, layers, device, threads, gpu_context,
+                             allow_partial)
     image = L.image_p()
     error = L.gj2k_error()
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -53,7 +87,7 @@ def read(source, reduce=0, region=None, layers=None, device="auto", scale=False,
     else:
         status = L.lib.gj2k_decode_file(os.fsencode(source), ctypes.byref(options),
                                         ctypes.byref(image), ctypes.byref(error))
-    check(status, error)
+    options._remarks.finish(status, error)
     try:
         return image_to_array(image.contents, scale)
     finally:
@@ -88,6 +122,7 @@ def encode_options(lossless=None, ratios=None, psnr=None, ht=False, tiles=None, 
     o.threads = threads
     o.device = _device(device)
     o.gpu_context = gpu_context
+    _Remarks().install(o)
     return o
 
 
@@ -108,13 +143,15 @@ def write(path, array, lossless=None, ratios=None, psnr=None, ht=False, tiles=No
     error = L.gj2k_error()
     try:
         if path is not None:
-            check(L.lib.gj2k_encode_file(image, os.fsencode(path), ctypes.byref(options), None,
-                                         ctypes.byref(error)), error)
+            status = L.lib.gj2k_encode_file(image, os.fsencode(path), ctypes.byref(options), None,
+                                            ctypes.byref(error))
+            options._remarks.finish(status, error)
             return None
         data = ctypes.POINTER(ctypes.c_uint8)()
         size = ctypes.c_size_t()
-        check(L.lib.gj2k_encode_memory(image, ctypes.byref(options), ctypes.byref(data),
-                                       ctypes.byref(size), None, ctypes.byref(error)), error)
+        status = L.lib.gj2k_encode_memory(image, ctypes.byref(options), ctypes.byref(data),
+                                          ctypes.byref(size), None, ctypes.byref(error))
+        options._remarks.finish(status, error)
         try:
             return ctypes.string_at(data, size.value)
         finally:

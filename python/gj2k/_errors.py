@@ -3,8 +3,10 @@ library's message."""
 
 
 class Error(Exception):
-    """A call into libgj2k failed; `status` is its gj2k_status number."""
+    """A call into libgj2k failed; `status` is its gj2k_status number,
+    `remarks` the library's warnings before it failed (a list of strings)."""
     status = -1
+    remarks = ()
 
 
 class InvalidArgumentError(Error, ValueError):
@@ -52,9 +54,19 @@ BY_STATUS = {cls.status: cls for cls in (
     TruncatedError, LimitError, NotImplementedYetError, DeviceError, CancelledError)}
 
 
-def check(status, error):
-    """Raises the Error subclass for a failing status, with error's message."""
+class CodecWarning(UserWarning):
+    """A remark of the library's that did not stop the call: damaged
+    code-blocks, a truncated codestream decoded with allow_partial=True, an
+    option a profile overrides. Raised through the warnings module (turn it
+    into an error with warnings.simplefilter("error", gj2k.CodecWarning))."""
+
+
+def check(status, error, remarks=()):
+    """Raises the Error subclass for a failing status, with error's message;
+    the library's remarks before it (warnings) go with it as .remarks."""
     if status == 0:
         return
     message = error.message.decode("utf-8", "replace") or "gj2k error %d" % status
-    raise BY_STATUS.get(status, Error)(message)
+    raised = BY_STATUS.get(status, Error)(message)
+    raised.remarks = list(remarks)
+    raise raised

@@ -13,6 +13,9 @@ PROGRAM_PATH = os.environ.get("GJ2K_PROGRAM", os.path.join(HERE, "bin", "gj2k"))
 
 c_enum = c_int  # gj2k's enums are all int-sized
 
+# gj2k_warning_fn: void (*)(void *user, const char *message)
+WARNING_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+
 
 class gj2k_error(ctypes.Structure):
     _fields_ = [("status", c_enum), ("message", c_char * 256)]

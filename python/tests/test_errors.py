@@ -1,6 +1,9 @@
 """Bad input raises a gj2k.Error subclass with the library's message, and
 never crashes: garbage, missing files, every truncation of a small file
-and bytes flipped all through it."""
+and bytes flipped all through it; the library's remarks come as
+gj2k.CodecWarning."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -31,8 +34,11 @@ def test_missing_file(tmp_path):
 
 
 def test_cut_short_is_truncated(small):
-    with pytest.raises(gj2k.TruncatedError):
-        gj2k.read(small[: len(small) * 2 // 3])
+    with warnings.catch_warnings():  # a failed call raises its remarks with it, not as warnings
+        warnings.simplefilter("error", gj2k.CodecWarning)
+        with pytest.raises(gj2k.TruncatedError) as caught:
+            gj2k.read(small[: len(small) * 2 // 3])
+    assert any("truncated" in remark for remark in caught.value.remarks)
 
 
 def test_every_truncation_raises_or_decodes(small):
@@ -48,15 +54,20 @@ def test_every_truncation_raises_or_decodes(small):
 def test_flipped_bytes_raise_or_decode(small):
     rng = np.random.default_rng(7)
     raised = 0
-    for _ in range(300):
-        data = bytearray(small)
-        for position in rng.integers(0, len(data), 3):
-            data[position] ^= int(rng.integers(1, 256))
-        try:
-            gj2k.read(bytes(data))
-        except gj2k.Error:
-            raised += 1
+    with warnings.catch_warnings(record=True) as remarks:
+        warnings.simplefilter("always")
+        for _ in range(300):
+            data = bytearray(small)
+            for position in rng.integers(0, len(data), 3):
+                data[position] ^= int(rng.integers(1, 256))
+            try:
+                gj2k.read(bytes(data))
+            except gj2k.Error:
+                raised += 1
     assert raised > 0
+    # what decoded despite the damage said so, one line each
+    assert remarks and all(issubclass(r.category, gj2k.CodecWarning) and str(r.message)
+                           for r in remarks)
 
 
 def test_bad_arguments():
@@ -75,3 +86,21 @@ def test_info_of_a_bad_file(tmp_path, small):
     bad.write_bytes(small[:40])
     with pytest.raises(gj2k.Error):
         gj2k.info(bad)
+
+
+def test_cut_short_decodes_with_allow_partial(small):
+    cut = small[: len(small) * 2 // 3]
+    with pytest.warns(gj2k.CodecWarning) as remarks:
+        array = gj2k.read(cut, allow_partial=True)
+    assert array.shape == (24, 32, 3)
+    assert all(str(remark.message) for remark in remarks)
+    with warnings.catch_warnings():  # a caller may make the remarks errors
+        warnings.simplefilter("error", gj2k.CodecWarning)
+        with pytest.raises(gj2k.CodecWarning):
+            gj2k.read(cut, allow_partial=True)
+
+
+def test_a_whole_file_has_no_remarks(small):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gj2k.CodecWarning)
+        assert gj2k.read(small).shape == (24, 32, 3)
