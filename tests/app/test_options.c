@@ -63,23 +63,19 @@ static void test_narrow_without_list(void)
     CHECK(getenv("CUDA_VISIBLE_DEVICES") == NULL);
 }
 
-/* `args` (split at spaces) parsed with --device and --devices, then
+/* The arguments parsed with --device and --devices, then
  * options_narrow_to_one_gpu; its --devices afterwards in *devices. */
-static bool narrow_one(const char *args, const char **devices, parsed_options *parsed)
+static bool narrow_one(int argc, char **argv, const char **devices, parsed_options *parsed)
 {
     static const option_spec specs[] = {{"--device", "D", ""}, {"--devices", "LIST", ""}};
-    static char words[128];
-    char *argv[8];
-    int argc = 0;
-    snprintf(words, sizeof words, "%s", args);
-    for (char *word = strtok(words, " "); word != NULL && argc < 8; word = strtok(NULL, " "))
-        argv[argc++] = word;
     if (!options_parse("encode", argc, argv, specs, 2, 0, parsed))
         return false;
     options_narrow_to_one_gpu(parsed);
     *devices = options_get(parsed, "--devices");
     return true;
 }
+
+#define ARGS(...) (int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)), (char *[]){__VA_ARGS__}
 
 /* One file: the first GPU named (GPU 0 when none is), its --devices now
  * CUDA's 0; nothing changed for --device cpu or a GPU not there. */
@@ -88,19 +84,20 @@ static void test_narrow_to_one_gpu(void)
     parsed_options parsed;
     const char *devices = NULL;
     REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,7,9", 1) == 0);
-    REQUIRE(narrow_one("--devices 2,0", &devices, &parsed));
+    REQUIRE(narrow_one(ARGS("--devices", "2,0"), &devices, &parsed));
     CHECK(devices != NULL && strcmp(devices, "0") == 0);
     CHECK(visible_is("9"));
     options_free(&parsed);
     REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,7,9", 1) == 0);
-    REQUIRE(narrow_one("--device gpu", &devices, &parsed));
+    REQUIRE(narrow_one(ARGS("--device", "gpu"), &devices, &parsed));
     CHECK(devices == NULL);
     CHECK(visible_is("5"));
     options_free(&parsed);
-    const char *unchanged[] = {"--device cpu --devices 1", "--devices 3", "--devices x"};
+    char *unchanged[][4] = {{"--device", "cpu", "--devices", "1"}, {"--devices", "3"},
+                            {"--devices", "x"}};
     for (size_t i = 0; i < sizeof unchanged / sizeof *unchanged; i++) {
         REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,7,9", 1) == 0);
-        REQUIRE(narrow_one(unchanged[i], &devices, &parsed));
+        REQUIRE(narrow_one(i == 0 ? 4 : 2, unchanged[i], &devices, &parsed));
         CHECK(visible_is("5,7,9"));
         CHECK(devices != NULL && strcmp(devices, "0") != 0);
         options_free(&parsed);
