@@ -30,10 +30,18 @@ class _Remarks:
         options.warning_user = None
         options._remarks = self  # the callback alive as long as the options
 
-    def finish(self, status, error, stacklevel=3):
-        """The call's end: its Error raised (the remarks on it), or else
-        each remark as a gj2k.CodecWarning."""
+    def check(self, status, error):
+        """A failed call's Error raised, with the remarks on it."""
         check(status, error, self.messages)
+
+    def finish(self, status, error):
+        """check, then warn: for a call that leaves nothing to free."""
+        self.check(status, error)
+        self.warn(stacklevel=4)
+
+    def warn(self, stacklevel=3):
+        """Each remark as a gj2k.CodecWarning: called once the call's results
+        are taken and its memory freed, since a filter may make it raise."""
         for message in self.messages:
             warnings.warn(message, CodecWarning, stacklevel=stacklevel)
 
@@ -87,11 +95,13 @@ def read(source, reduce=0, region=None, layers=None, device="auto", scale=False,
     else:
         status = L.lib.gj2k_decode_file(os.fsencode(source), ctypes.byref(options),
                                         ctypes.byref(image), ctypes.byref(error))
-    options._remarks.finish(status, error)
+    options._remarks.check(status, error)
     try:
-        return image_to_array(image.contents, scale)
+        array = image_to_array(image.contents, scale)
     finally:
         L.lib.gj2k_image_destroy(image)
+    options._remarks.warn()
+    return array
 
 
 def encode_options(lossless=None, ratios=None, psnr=None, ht=False, tiles=None, levels=None,
@@ -145,16 +155,19 @@ def write(path, array, lossless=None, ratios=None, psnr=None, ht=False, tiles=No
         if path is not None:
             status = L.lib.gj2k_encode_file(image, os.fsencode(path), ctypes.byref(options), None,
                                             ctypes.byref(error))
-            options._remarks.finish(status, error)
+            options._remarks.check(status, error)
+            options._remarks.warn()
             return None
         data = ctypes.POINTER(ctypes.c_uint8)()
         size = ctypes.c_size_t()
         status = L.lib.gj2k_encode_memory(image, ctypes.byref(options), ctypes.byref(data),
                                           ctypes.byref(size), None, ctypes.byref(error))
-        options._remarks.finish(status, error)
+        options._remarks.check(status, error)
         try:
-            return ctypes.string_at(data, size.value)
+            encoded = ctypes.string_at(data, size.value)
         finally:
             L.libc.free(data)
+        options._remarks.warn()
+        return encoded
     finally:
         L.lib.gj2k_image_destroy(image)

@@ -44,7 +44,9 @@ def test_cut_short_is_truncated(small):
 def test_every_truncation_raises_or_decodes(small):
     for size in range(0, len(small), 7):
         try:
-            array = gj2k.read(small[:size])
+            with warnings.catch_warnings():  # a tail cut short of nothing needed: remarks
+                warnings.simplefilter("ignore", gj2k.CodecWarning)
+                array = gj2k.read(small[:size])
         except gj2k.Error as error:
             assert str(error)
         else:  # the tail held nothing the image needs
@@ -66,8 +68,8 @@ def test_flipped_bytes_raise_or_decode(small):
                 raised += 1
     assert raised > 0
     # what decoded despite the damage said so, one line each
-    assert remarks and all(issubclass(r.category, gj2k.CodecWarning) and str(r.message)
-                           for r in remarks)
+    ours = [r for r in remarks if issubclass(r.category, gj2k.CodecWarning)]
+    assert ours and all(str(r.message) for r in ours)
 
 
 def test_bad_arguments():
