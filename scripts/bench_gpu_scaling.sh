@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     --count) count=$2; shift 2 ;;
     --gpus) gpu_counts=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    --max) max=$2; shift 2 ;;
+    --max) max=$2; [[ $max =~ ^(4k|8k)$ ]] || { echo "bench_gpu_scaling: --max 4k or 8k" >&2; exit 2; }; shift 2 ;;
     --no-verify) verify=; shift ;;
     --jobs-per-gpu) per_gpu=$2; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
@@ -56,6 +56,7 @@ mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
 # nvidia-smi sampling; fills ms[NAME], busy[NAME], summary[NAME]
 declare -A ms busy peak timeline
+failed=0
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
   local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs $((per_gpu * n)))
@@ -64,9 +65,10 @@ run() { local name=$1 n=$2; shift 2
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
   "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" >"summary-$name.txt" 2>&1 ||
-    { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; }
-  ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
-  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+    { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; failed=1
+      ms[$name]=failed; }
+  [ "${ms[$name]:-}" = failed ] || ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
+  kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
   busy[$name]=$(awk -F', *' -v n="$n" '$1 < n {c[$1]++; s[$1]+=$2}
     END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
   peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
@@ -78,8 +80,8 @@ for n in $gpu_counts; do
   [ -d batch ] || cp -r enc batch # the codestreams the decodes read
   rm -rf dec; run "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
 done
-files_per_s() { awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
-mps() { awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
+files_per_s() { [ "$1" = failed ] && { echo failed; return; }; awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
+mps() { [ "$1" = failed ] && { echo failed; return; }; awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
 echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${verify:-no --verify}, --cpu-workers 0,"
 [ -n "${GLIBC_TUNABLES:-}" ] && echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"
 [ -n "$per_gpu" ] && echo "--jobs $per_gpu a GPU"
@@ -91,7 +93,7 @@ for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
     k=$what$n
-    echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{printf "%.2f", m / 1000}') |" \
+    echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
          "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
          "${busy[$k]} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
   done
@@ -106,3 +108,4 @@ for n in $gpu_counts; do
   done
 done
 if [ -n "$keep" ]; then rm -rf "$keep"; mkdir -p "$keep"; mv photos batch summary-*.txt "$keep"/; fi
+exit "$failed" # a failed batch (a --verify failure included) fails the benchmark

@@ -13,15 +13,17 @@ probe=build/start-cost/cuda_start_cost
 "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -O2 -std=c++17 -arch=sm_90 tests/gpu/cuda_start_cost.cu -o "$probe" || exit 1
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 now_ns() { date +%s%N; }
+rc=0
 for n in 1 2 4 8; do
   [ "$n" -le "$gpus" ] || break
   visible=$(seq -s, 0 $((n - 1)))
   for mode in serial parallel; do
     for end in exit quick reset; do
       s=$(now_ns)
-      out=$(CUDA_VISIBLE_DEVICES=$visible "$probe" $mode $end)
+      out=$(CUDA_VISIBLE_DEVICES=$visible "$probe" $mode $end) || { echo "== $n GPU(s), $mode, $end: failed"; rc=1; continue; }
       e=$(now_ns)
       left=$(sed -n 's/^leaving at \([0-9]*\) ns.*/\1/p' <<<"$out")
+      [ -n "$left" ] || { echo "== $n GPU(s), $mode, $end: no end time"; rc=1; continue; }
       echo "== $n GPU(s), $mode, $end: whole process $(( (e - s) / 1000000 )) ms, its end after main $(( (e - left) / 1000000 )) ms"
       grep -v '^leaving' <<<"$out" | sed 's/^/   /'
     done
@@ -42,8 +44,12 @@ PY
                 "encode -i build/start-cost/small.ppm -o build/start-cost/small.j2k --device cpu"; do
       s=$(now_ns)
       # shellcheck disable=SC2086
-      CUDA_VISIBLE_DEVICES=$visible "$gj2k" $what >/dev/null 2>&1
-      echo "gj2k $what (GPUs $visible): $(( ($(now_ns) - s) / 1000000 )) ms"
+      if CUDA_VISIBLE_DEVICES=$visible "$gj2k" $what >/dev/null 2>&1; then
+        echo "gj2k $what (GPUs $visible): $(( ($(now_ns) - s) / 1000000 )) ms"
+      else
+        echo "gj2k $what (GPUs $visible): failed"; rc=1
+      fi
     done
   done
 fi
+exit "$rc"
