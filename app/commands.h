@@ -47,7 +47,4 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
                      const gj2k_write_options *write);
 void decode_batch_cancel(batch_request *batch);
 
-/* `gj2k info` for a .j2k/.j2c/.jp2 file: boxes, markers, parameters, tiles. */
-int describe_jpeg2000(const char *path, bool json);
-
 #endif

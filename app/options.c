@@ -76,11 +76,6 @@ void write_json_string(FILE *out, const char *text, size_t size, bool latin1)
     fputc('"', out);
 }
 
-void print_json_string(const char *text, size_t size, bool latin1)
-{
-    write_json_string(stdout, text, size, latin1);
-}
-
 static long find_spec(const option_spec *specs, size_t count, const char *name)
 {
     for (size_t i = 0; i < count; i++)

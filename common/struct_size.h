@@ -30,6 +30,7 @@
 #define STRUCT_FIRST_gj2k_transcode_report coder
 #define STRUCT_FIRST_gj2k_transcode_options coder
 #define STRUCT_FIRST_gj2k_device_info cuda_built
+#define STRUCT_FIRST_gj2k_describe_options style
 
 /* The last field of each struct in its first release (gj2k 0.1.0), which a
  * struct_size of 0 reaches to: fixed for good, whatever later releases
@@ -47,6 +48,7 @@
 #define STRUCT_LAST_gj2k_transcode_report write_ms
 #define STRUCT_LAST_gj2k_transcode_options report
 #define STRUCT_LAST_gj2k_device_info detail
+#define STRUCT_LAST_gj2k_describe_options warning_user
 
 #define STRUCT_SIZE_REACH_(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 /* The least struct_size that `type` takes: to the end of its first field. */
@@ -73,6 +75,7 @@ STRUCT_SIZE_LAST_CHECK_(gj2k_writer);
 STRUCT_SIZE_LAST_CHECK_(gj2k_transcode_report);
 STRUCT_SIZE_LAST_CHECK_(gj2k_transcode_options);
 STRUCT_SIZE_LAST_CHECK_(gj2k_device_info);
+STRUCT_SIZE_LAST_CHECK_(gj2k_describe_options);
 
 /* The struct_size that begins a caller's struct. */
 static inline size_t struct_size_read(const void *caller)

@@ -14,7 +14,8 @@
  * Structs that carry their size
  *  - Each struct the caller fills for a call (gj2k_read_options,
  *    gj2k_raw_geometry, gj2k_write_options, gj2k_decode_options,
- *    gj2k_encode_options, gj2k_transcode_options, gj2k_reader, gj2k_writer)
+ *    gj2k_encode_options, gj2k_transcode_options, gj2k_describe_options,
+ *    gj2k_reader, gj2k_writer)
  *    and each the library fills in the caller's memory (gj2k_decode_report,
  *    gj2k_encode_report, gj2k_transcode_report, gj2k_device_info) begins with
  *    `size_t struct_size`: the struct's sizeof as the caller was compiled, or
@@ -610,6 +611,41 @@ GJ2K_API gj2k_status gj2k_header_read_memory(const uint8_t *data, size_t size, g
 GJ2K_API gj2k_status gj2k_header_read_file(const char *path, gj2k_header **out,
                                            gj2k_error *error);
 GJ2K_API void gj2k_header_free(gj2k_header *header);
+
+/* --------------------------------------------------- describing a file */
+
+/* How gj2k_describe_file writes its description. */
+typedef enum gj2k_describe_style {
+    GJ2K_DESCRIBE_TEXT = 0, /* lines for reading, as `gj2k info` prints them */
+    GJ2K_DESCRIBE_JSON      /* one JSON object on one line, as `gj2k info --json` prints it */
+} gj2k_describe_style;
+
+typedef struct gj2k_describe_options {
+    size_t struct_size;           /* the caller's sizeof, or 0 (the top of this file) */
+    gj2k_describe_style style;
+    const gj2k_raw_geometry *raw; /* the geometry of raw input (GJ2K_FORMAT_RAW/RAWL) */
+    gj2k_warning_fn warning;      /* a JPEG 2000 file's remarks (a damaged codestream,
+                                     code-blocks not counted ...); may be NULL */
+    void *warning_user;
+} gj2k_describe_options;
+#define GJ2K_DESCRIBE_OPTIONS_INIT GJ2K_STRUCT_INIT(gj2k_describe_options)
+
+/*
+ * Describes a file as `gj2k info` does, known by its first bytes
+ * (gj2k_format_of_file): a JPEG 2000 codestream or JP2 file by its JP2
+ * boxes (Annex I) and its codestream's markers, coding parameters and
+ * tiles (Annex A), an HT one (T.814) with its code-blocks counted from
+ * their packet headers, one that names a cinema or IMF profile checked
+ * against it; any other image by what gj2k_image_read_file reads of it
+ * (size, components, colour, ICC profile, metadata, resolution): the image
+ * is read whole, where a JPEG 2000 file has no code-block decoded.
+ * `options` may be NULL (text, no warnings). The description
+ * is a new malloc'ed, NUL-terminated string (*text) ending in a newline;
+ * *size (`size` may be NULL) receives its length, the NUL not counted.
+ * Failures name the file, and leave *text NULL.
+ */
+GJ2K_API gj2k_status gj2k_describe_file(const char *path, const gj2k_describe_options *options,
+                                        char **text, size_t *size, gj2k_error *error);
 
 /* ------------------------------------------------------ build and device */
 

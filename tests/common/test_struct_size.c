@@ -53,7 +53,8 @@ static bool same_bytes(const uint8_t *a, size_t a_size, const uint8_t *b, size_t
 /* Encode options of a layout that ends before `mct` (garbage in every
  * later field: pointers, callbacks, targets) code exactly as the same
  * options zero-initialised; so do decode and transcode options cut before
- * their callbacks, and write options cut before `split_components`. */
+ * their callbacks, and write options cut before `split_components`; describe
+ * options cut before their callback describe as the whole struct does. */
 static void test_older_options_take_defaults(void)
 {
     gj2k_image *image = test_noise_image(67, 45, 3);
@@ -140,6 +141,18 @@ static void test_older_options_take_defaults(void)
     free(old_geometry);
     free(pnm);
     free(pnm_old);
+
+    /* describe options cut before their callback: the same JSON */
+    gj2k_describe_options describe = {.style = GJ2K_DESCRIBE_JSON};
+    gj2k_describe_options *old_describe =
+        older(&describe, sizeof describe, offsetof(gj2k_describe_options, warning));
+    char *described = NULL, *described_old = NULL;
+    REQUIRE(gj2k_describe_file(path, &describe, &described, NULL, &error) == GJ2K_OK);
+    REQUIRE(gj2k_describe_file(path, old_describe, &described_old, NULL, &error) == GJ2K_OK);
+    CHECK(strcmp(described, described_old) == 0);
+    free(described);
+    free(described_old);
+    free(old_describe);
     free(want);
     gj2k_image_destroy(image);
 }
@@ -324,6 +337,12 @@ static void test_bad_sizes_refused(void)
         CHECK(refused(gj2k_image_read_memory(codestream, 1, GJ2K_FORMAT_RAW, &raw, &out, &error),
                       &error, "gj2k_raw_geometry"));
 
+        gj2k_describe_options describe = {.struct_size = bad[k]};
+        char *text = NULL;
+        CHECK(refused(gj2k_describe_file(path, &describe, &text, NULL, &error), &error,
+                      "gj2k_describe_options"));
+        CHECK(text == NULL);
+
         gj2k_device_info device;
         memset(&device, SENTINEL, sizeof device);
         device.struct_size = bad[k];
@@ -345,6 +364,8 @@ static void test_zero_is_this_layout(void)
     CHECK_EQ(init.struct_size, sizeof init);
     CHECK_EQ(decode_init.struct_size, sizeof decode_init);
     CHECK_EQ(report_init.struct_size, sizeof report_init);
+    gj2k_describe_options describe_init = GJ2K_DESCRIBE_OPTIONS_INIT;
+    CHECK_EQ(describe_init.struct_size, sizeof describe_init);
     gj2k_image *image = test_noise_image(33, 21, 3);
     REQUIRE(image != NULL);
     gj2k_error error = {0};
@@ -369,6 +390,16 @@ static void test_zero_is_this_layout(void)
     REQUIRE(gj2k_decode_memory(a, a_size, &decode_init, &out, &error) == GJ2K_OK);
     CHECK(test_same_samples(image, out));
     gj2k_image_destroy(out);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/zero.j2k", test_temp_dir());
+    REQUIRE(gj2k_encode_file(image, path, &zero, NULL, &error) == GJ2K_OK);
+    gj2k_describe_options describe_zero = {0};
+    char *described = NULL, *described_init = NULL;
+    REQUIRE(gj2k_describe_file(path, &describe_zero, &described, NULL, &error) == GJ2K_OK);
+    REQUIRE(gj2k_describe_file(path, &describe_init, &described_init, NULL, &error) == GJ2K_OK);
+    CHECK(strcmp(described, described_init) == 0);
+    free(described);
+    free(described_init);
     gj2k_device_info zero_device = {0};
     gj2k_device_probe(&zero_device);
     gj2k_device_probe(&device);

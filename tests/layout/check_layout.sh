@@ -35,14 +35,17 @@ builds_on() {
     codec/transcode)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2 codec/decode" ;;
+    codec/describe)
+      echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
+           "codec/jp2 codec/transcode" ;;
     app | conformance)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
-           "codec/encode codec/decode codec/transcode" ;;
-    app/bench | app/batch | app/info)
+           "codec/encode codec/decode codec/transcode codec/describe" ;;
+    app/bench | app/batch)
       echo "include common io dwt quant codec/codestream codec/tier1 codec/tier1/ht codec/tier2" \
            "codec/jp2" \
-           "codec/encode codec/decode codec/transcode app" ;;
+           "codec/encode codec/decode codec/transcode codec/describe app" ;;
     tests*) echo "*" ;;
     *) echo "?" ;;
   esac

@@ -6,7 +6,13 @@
 
 #include <string.h>
 
+#include "describe.h"
 #include "transcode_tile.h"
+
+bool codeblock_census_wanted(const j2k_codestream *cs)
+{
+    return cs->capabilities.present && cs->capabilities.has_ccap15;
+}
 
 static void count_block(const transcode_block *b, codeblock_census *census)
 {
@@ -43,4 +49,22 @@ gj2k_status codeblock_census_of(const j2k_codestream *cs, const uint8_t *codestr
         transcode_tile_free(&tile);
     }
     return GJ2K_OK;
+}
+
+void codeblock_census_describe(const codeblock_census *c, bool json, byte_buffer *out)
+{
+    if (json)
+        describe_printf(out, ", \"codeblocks\": {\"ht\": %llu, \"part1\": %llu, "
+                        "\"ht_with_placeholders\": %llu, \"ht_multiple_sets\": %llu, "
+                        "\"damaged_tiles\": %llu}",
+                        (unsigned long long)c->ht, (unsigned long long)c->part1,
+                        (unsigned long long)c->with_placeholders,
+                        (unsigned long long)c->multiple_sets,
+                        (unsigned long long)c->damaged_tiles);
+    else
+        describe_printf(out, "code-blocks with data: %llu HT (%llu with placeholder passes, "
+                        "%llu in more than one HT set), %llu Part 1%s\n",
+                        (unsigned long long)c->ht, (unsigned long long)c->with_placeholders,
+                        (unsigned long long)c->multiple_sets, (unsigned long long)c->part1,
+                        c->damaged_tiles ? "; some tiles' packets stop early" : "");
 }
