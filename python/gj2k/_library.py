@@ -104,15 +104,21 @@ class gj2k_header(ctypes.Structure):
                 ("tile_height", c_uint32), ("num_tiles", c_uint32)]
 
 
+class gj2k_describe_options(ctypes.Structure):
+    _fields_ = [("struct_size", c_size_t), ("style", c_enum), ("raw", c_void_p),
+                ("warning", c_void_p), ("warning_user", c_void_p)]
+
+
 # The structs mirrored, for the layout test.
 MIRRORED = (gj2k_error, gj2k_component, gj2k_image, gj2k_component_info, gj2k_decode_options,
-            gj2k_encode_options, gj2k_header_component, gj2k_header)
+            gj2k_encode_options, gj2k_header_component, gj2k_header, gj2k_describe_options)
 
 # Enumerations (gj2k.h).
 FORMAT_J2K, FORMAT_JP2 = 8, 9
 DEVICES = {"auto": 0, "cpu": 1, "gpu": 2}
 TARGET_RATIO, TARGET_PSNR = 1, 2
 COLOR_GRAY, COLOR_SRGB = 1, 2
+DESCRIBE_TEXT, DESCRIBE_JSON = 0, 1
 
 status_t = c_enum
 image_p = POINTER(gj2k_image)
@@ -140,6 +146,9 @@ def _declare(lib):
         "gj2k_header_read_file": (status_t, [c_char_p, POINTER(POINTER(gj2k_header)),
                                              error_p]),
         "gj2k_header_free": (None, [POINTER(gj2k_header)]),
+        "gj2k_describe_file": (status_t, [c_char_p, POINTER(gj2k_describe_options),
+                                          POINTER(POINTER(c_char)), POINTER(c_size_t),
+                                          error_p]),
         "gj2k_gpu_context_create": (status_t, [c_uint, POINTER(c_void_p), error_p]),
         "gj2k_gpu_context_destroy": (None, [c_void_p]),
     }

@@ -1,5 +1,6 @@
 """gj2k.info gives what `gj2k info --json` prints (the program of the
-repository's build, GJ2K_CLI, compared with the package's)."""
+repository's build, GJ2K_CLI, compared with the library's
+gj2k_describe_file), and the remarks on a damaged file as warnings."""
 import json
 import subprocess
 
@@ -39,3 +40,15 @@ def test_info_of_a_written_file(cli, tmp_path):
     assert (siz["x1"], siz["y1"], siz["tile_width"], siz["tiles_across"]) == (50, 30, 16, 4)
     assert [c["precision"] for c in siz["components"]] == [12, 12, 12]
     assert described["codestream"]["main_header"]["cod"]["coding"]["levels"] == 3
+
+
+def test_info_of_a_cut_codestream_warns(cli, tmp_path):
+    rng = np.random.default_rng(3)
+    data = gj2k.write(None, rng.integers(0, 256, (48, 64, 3), dtype=np.uint8), format="j2k")
+    path = tmp_path / "cut.j2k"
+    path.write_bytes(data[: len(data) * 2 // 3])
+    with pytest.warns(gj2k.CodecWarning) as remarks:
+        described = gj2k.info(path)
+    assert any("truncated" in str(remark.message) for remark in remarks)
+    assert described == cli_info(cli, path)
+    assert described["codestream"]["markers"]["eoc"] is False
