@@ -354,44 +354,101 @@ static size_t driver_gpu_count(void)
     return count;
 }
 
+/* Whether the `n` bytes at `entry` are a CUDA_VISIBLE_DEVICES entry CUDA
+ * takes: a GPU's number (below the driver's count, when that is known) or
+ * a GPU-/MIG- UUID. */
+static bool visible_entry_valid(const char *entry, size_t n, size_t driver_gpus)
+{
+    if (n > 4 && (memcmp(entry, "GPU-", 4) == 0 || memcmp(entry, "MIG-", 4) == 0))
+        return true;
+    size_t digits = 0;
+    while (digits < n && entry[digits] >= '0' && entry[digits] <= '9')
+        digits++;
+    if (n == 0 || digits != n || n > 9)
+        return false;
+    return driver_gpus == 0 || strtoul(entry, NULL, 10) < driver_gpus;
+}
+
+/* The GPUs this process narrowed CUDA to (options_narrow_gpus), by the
+ * numbers given, for options_read_devices' messages. Process-wide, as
+ * CUDA_VISIBLE_DEVICES is. */
+static struct {
+    unsigned names[OPTIONS_MAX_GPUS];
+    size_t count;
+} narrowed;
+
+/* The GPUs CUDA would show: with CUDA_VISIBLE_DEVICES, its entries before
+ * the first it does not take; without it, the driver's GPUs (count 0 when
+ * that cannot be told). */
+typedef struct visible_gpus {
+    bool listed;
+    size_t count;
+    const char *entries[OPTIONS_MAX_GPUS * 16];
+    size_t lengths[OPTIONS_MAX_GPUS * 16];
+} visible_gpus;
+
+static void visible_gpus_read(visible_gpus *v)
+{
+    const char *list = getenv("CUDA_VISIBLE_DEVICES");
+    size_t driver_gpus = driver_gpu_count();
+    v->listed = list != NULL;
+    v->count = list != NULL ? 0 : driver_gpus;
+    for (const char *p = list; p != NULL && v->count < OPTIONS_MAX_GPUS * 16;) {
+        size_t n = strcspn(p, ",");
+        if (!visible_entry_valid(p, n, driver_gpus))
+            break;
+        v->entries[v->count] = p;
+        v->lengths[v->count++] = n;
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
+    }
+}
+
+/* Whether every GPU named is among those CUDA would show. */
+static bool all_there(const visible_gpus *v, const unsigned *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (names[i] >= v->count)
+            return false;
+    return true;
+}
+
 bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count)
 {
     if (!options_parse_devices(text, names, count) || *count == 0)
         return false;
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-    const char *entries[OPTIONS_MAX_GPUS * 16];
-    size_t lengths[OPTIONS_MAX_GPUS * 16], num_entries = 0;
-    for (const char *p = visible; p != NULL && *p != '\0' && num_entries < OPTIONS_MAX_GPUS * 16;) {
-        size_t n = strcspn(p, ",");
-        entries[num_entries] = p;
-        lengths[num_entries++] = n;
-        p += n + (p[n] == ',');
-    }
-    size_t there = visible != NULL ? num_entries : driver_gpu_count();
-    for (size_t i = 0; i < *count; i++)
-        if (names[i] >= there)
-            return false; /* not there (or cannot tell): the usual check says so */
+    visible_gpus *v = malloc(sizeof *v);
+    if (v == NULL)
+        return false;
+    visible_gpus_read(v);
+    bool ok = all_there(v, names, *count); /* else the usual check says which is not */
     char value[OPTIONS_MAX_GPUS * 48];
     size_t at = 0;
-    for (size_t i = 0; i < *count; i++) {
+    for (size_t i = 0; ok && i < *count; i++) {
         char number[16];
         const char *entry = number;
         size_t n;
-        if (visible == NULL) {
+        if (!v->listed) {
             n = (size_t)snprintf(number, sizeof number, "%u", names[i]);
         } else {
-            entry = entries[names[i]];
-            n = lengths[names[i]];
+            entry = v->entries[names[i]];
+            n = v->lengths[names[i]];
         }
-        if (at + n + 2 > sizeof value)
-            return false;
-        if (i > 0)
+        ok = at + n + 2 <= sizeof value;
+        if (ok && i > 0)
             value[at++] = ',';
-        memcpy(value + at, entry, n);
-        at += n;
+        if (ok)
+            memcpy(value + at, entry, n);
+        at += ok ? n : 0;
     }
+    free(v);
     value[at] = '\0';
-    return setenv("CUDA_VISIBLE_DEVICES", value, 1) == 0;
+    if (!ok || setenv("CUDA_VISIBLE_DEVICES", value, 1) != 0)
+        return false;
+    memcpy(narrowed.names, names, *count * sizeof *names);
+    narrowed.count = *count;
+    return true;
 }
 
 void options_narrow_to_one_gpu(parsed_options *parsed)
@@ -404,6 +461,15 @@ void options_narrow_to_one_gpu(parsed_options *parsed)
     size_t count = 0;
     if (devices != NULL && !options_parse_devices(devices, names, &count))
         return; /* malformed: options_read_devices says so */
+    /* every GPU named must be there, though one file codes on the first */
+    visible_gpus *v = malloc(sizeof *v);
+    if (v == NULL)
+        return;
+    visible_gpus_read(v);
+    bool there = all_there(v, names, count);
+    free(v);
+    if (!there)
+        return; /* options_read_devices names the one missing */
     char first[16];
     snprintf(first, sizeof first, "%u", count > 0 ? names[0] : 0u);
     if (options_narrow_gpus(first, names, &count) && devices != NULL)
@@ -426,6 +492,11 @@ int options_read_devices(const char *command, const char *text, int device,
     gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
     gj2k_device_probe(&info);
     unsigned visible = info.device_count > 0 ? (unsigned)info.device_count : 0;
+    if (narrowed.count > visible && visible > 0) { /* named by the driver, refused by CUDA */
+        report_error("%s: --devices: CUDA cannot use GPU %u (it takes %u of the %zu named)",
+                     command, narrowed.names[visible], visible, narrowed.count);
+        return EXIT_USAGE;
+    }
     if (visible == 0 && device == GJ2K_DEVICE_AUTO) {
         *count = 0; /* the CPU does it */
         return 0;

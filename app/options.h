@@ -87,21 +87,27 @@ bool options_parse_devices(const char *text, unsigned gpus[OPTIONS_MAX_GPUS], si
 
 /* Makes only the GPUs --devices `text` names visible to CUDA, before
  * anything starts it: CUDA_VISIBLE_DEVICES becomes those entries of the
- * list already there (or those numbers, when there is none), in the order
- * named, so CUDA numbers them 0, 1, ... The driver then starts and ends
- * only those (on 4 H200, the driver's start takes 0.55 s for four and the
- * process's end 0.4 s, against 0.15 and 0.1 for one: docs/gpu-notes.md).
- * `names` gets the numbers as given, *count how many. False, leaving the
- * environment alone, when text names none ("all"), is malformed, or names
- * a GPU past the list there or past the driver's GPUs (/proc/driver/nvidia;
- * without it too): the usual check then reports it. */
+ * list already there (of it, the entries before the first CUDA does not
+ * take: -1, an empty one, a number past the driver's GPUs), or those
+ * numbers when there is none, in the order named, so CUDA numbers them
+ * 0, 1, ... The driver then starts and ends only those (on 4 H200 the
+ * driver's start took 0.55-0.79 s for four and the process's end 0.36-0.40,
+ * against 0.19-0.29 and 0.10-0.12 for one: docs/gpu-notes.md). `names`
+ * gets the numbers as given, *count how many, and options_read_devices
+ * names a GPU by them when CUDA takes fewer than were named. False, leaving
+ * the environment alone, when text names none ("all"), is malformed, names
+ * a GPU past the list CUDA would show or past the driver's GPUs
+ * (/proc/driver/nvidia; without it too), or the list would pass 3 KiB:
+ * the usual check then reports what is wrong. */
 bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count);
 
 /* For one file, which codes on one GPU: CUDA narrowed (options_narrow_gpus)
  * to the first GPU --devices names, or GPU 0 when it names none, unless
  * --device is cpu; once narrowed, --devices in `parsed` reads "0", CUDA's
- * number for it now. On 4 H200, one small photo through `gj2k encode
- * --device gpu` took 1388 ms with four GPUs visible, 452 ms with one. */
+ * number for it now. Every GPU named must be there (else nothing changes,
+ * and options_read_devices names the one missing). On 4 H200, one small
+ * photo through `gj2k encode --device gpu` took 1388 ms with four GPUs
+ * visible, 431 ms narrowed to one. */
 void options_narrow_to_one_gpu(parsed_options *parsed);
 
 /* The GPUs of --devices (`text`, NULL when not given) for --device

@@ -41,6 +41,22 @@ static void test_narrow_through_visible_list(void)
         CHECK(!options_narrow_gpus(refused[i], names, &count));
         CHECK(visible_is("5,GPU-1a2b,7"));
     }
+    /* CUDA shows the entries before the first it does not take (-1, an
+     * empty one, text): those after it are hidden, never named */
+    const char *cut[] = {"0,2,-1,1", "0,2,,1", "0,2,x,1", "0,2"};
+    for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+        REQUIRE(setenv("CUDA_VISIBLE_DEVICES", cut[i], 1) == 0);
+        CHECK(!options_narrow_gpus("2", names, &count));
+        CHECK(!options_narrow_gpus("3", names, &count));
+        CHECK(visible_is(cut[i]));
+        CHECK(options_narrow_gpus("1,0", names, &count));
+        CHECK(visible_is("2,0"));
+    }
+    REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "MIG-4f2a,GPU-,GPU-77", 1) == 0); /* "GPU-" alone is no UUID */
+    CHECK(options_narrow_gpus("0", names, &count));
+    CHECK(visible_is("MIG-4f2a"));
+    REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "MIG-4f2a,GPU-,GPU-77", 1) == 0);
+    CHECK(!options_narrow_gpus("2", names, &count));
     REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "", 1) == 0); /* no GPU visible: none to name */
     CHECK(!options_narrow_gpus("0", names, &count));
     CHECK(visible_is(""));
@@ -93,8 +109,9 @@ static void test_narrow_to_one_gpu(void)
     CHECK(devices == NULL);
     CHECK(visible_is("5"));
     options_free(&parsed);
+    /* a GPU not there, even after the first: the usual check names it */
     char *unchanged[][4] = {{"--device", "cpu", "--devices", "1"}, {"--devices", "3"},
-                            {"--devices", "x"}};
+                            {"--devices", "x"}, {"--devices", "0,3"}};
     for (size_t i = 0; i < sizeof unchanged / sizeof *unchanged; i++) {
         REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "5,7,9", 1) == 0);
         REQUIRE(narrow_one(i == 0 ? 4 : 2, unchanged[i], &devices, &parsed));
