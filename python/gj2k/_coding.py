@@ -34,11 +34,6 @@ class _Remarks:
         """A failed call's Error raised, with the remarks on it."""
         check(status, error, self.messages)
 
-    def finish(self, status, error):
-        """check, then warn: for a call that leaves nothing to free."""
-        self.check(status, error)
-        self.warn(stacklevel=4)
-
     def warn(self, stacklevel=3):
         """Each remark as a gj2k.CodecWarning: called once the call's results
         are taken and its memory freed, since a filter may make it raise."""
