@@ -34,6 +34,17 @@ class _Remarks:
         """A failed call's Error raised, with the remarks on it."""
         check(status, error, self.messages)
 
+    def take(self, status, error, data, size):
+        """A call's malloc'ed output as bytes: its Error raised (the remarks
+        on it), else the bytes copied and freed, then the remarks warned."""
+        self.check(status, error)
+        try:
+            taken = ctypes.string_at(data, size.value)
+        finally:
+            L.libc.free(data)
+        self.warn(stacklevel=4)
+        return taken
+
     def warn(self, stacklevel=3):
         """Each remark as a gj2k.CodecWarning: called once the call's results
         are taken and its memory freed, since a filter may make it raise."""
@@ -157,12 +168,6 @@ def write(path, array, lossless=None, ratios=None, psnr=None, ht=False, tiles=No
         size = ctypes.c_size_t()
         status = L.lib.gj2k_encode_memory(image, ctypes.byref(options), ctypes.byref(data),
                                           ctypes.byref(size), None, ctypes.byref(error))
-        options._remarks.check(status, error)
-        try:
-            encoded = ctypes.string_at(data, size.value)
-        finally:
-            L.libc.free(data)
-        options._remarks.warn()
-        return encoded
+        return options._remarks.take(status, error, data, size)
     finally:
         L.lib.gj2k_image_destroy(image)

@@ -25,10 +25,4 @@ def info(path):
     status = L.lib.gj2k_describe_file(os.fsencode(path), ctypes.byref(options),
                                       ctypes.byref(text), ctypes.byref(size),
                                       ctypes.byref(error))
-    options._remarks.check(status, error)
-    try:
-        described = ctypes.string_at(text, size.value)
-    finally:
-        L.libc.free(text)
-    options._remarks.warn()
-    return json.loads(described)
+    return json.loads(options._remarks.take(status, error, text, size))
