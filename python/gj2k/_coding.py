@@ -17,18 +17,19 @@ class _Remarks:
     caller's thread as gj2k.CodecWarning, where warning filters apply."""
 
     def __init__(self):
-        self.messages = []
-        self._lock = threading.Lock()
-        self.callback = L.WARNING_FN(self._note)
+        messages = self.messages = []
+        lock = threading.Lock()
 
-    def _note(self, user, message):
-        with self._lock:
-            self.messages.append(message.decode("utf-8", "replace") if message else "")
+        def note(user, message):  # holds the list, not self: no reference cycle
+            with lock:
+                messages.append(message.decode("utf-8", "replace") if message else "")
+
+        self.callback = L.WARNING_FN(note)
 
     def install(self, options):
-        options.warning = ctypes.cast(self.callback, ctypes.c_void_p)
-        options.warning_user = None
-        options._remarks = self  # the callback alive as long as the options
+        options.warning = self.callback  # a typed field: no ctypes.cast, whose result
+        options.warning_user = None      # would be a reference cycle a call
+        options._remarks = self
 
     def check(self, status, error):
         """A failed call's Error raised, with the remarks on it."""

@@ -56,7 +56,7 @@ class gj2k_decode_options(ctypes.Structure):
                 ("allow_partial", c_bool), ("strip_rows", c_uint32),
                 ("device", c_enum), ("gpu", c_uint), ("gpu_context", c_void_p),
                 ("progress", c_void_p), ("progress_user", c_void_p),
-                ("warning", c_void_p), ("warning_user", c_void_p),
+                ("warning", WARNING_FN), ("warning_user", c_void_p),
                 ("report", c_void_p)]
 
 
@@ -82,7 +82,7 @@ class gj2k_encode_options(ctypes.Structure):
                 ("num_layers", c_uint), ("targets", POINTER(c_double)), ("comment", c_char_p),
                 ("threads", c_uint), ("device", c_enum), ("gpu", c_uint),
                 ("gpu_context", c_void_p), ("progress", c_void_p), ("progress_user", c_void_p),
-                ("warning", c_void_p), ("warning_user", c_void_p),
+                ("warning", WARNING_FN), ("warning_user", c_void_p),
                 ("temporary", c_void_p), ("temporary_user", c_void_p)]
 
 
@@ -106,7 +106,7 @@ class gj2k_header(ctypes.Structure):
 
 class gj2k_describe_options(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("style", c_enum), ("raw", c_void_p),
-                ("warning", c_void_p), ("warning_user", c_void_p)]
+                ("warning", WARNING_FN), ("warning_user", c_void_p)]
 
 
 # The structs mirrored, for the layout test.
