@@ -31,6 +31,9 @@ done
 [ -n "$gj2k" ] || { echo "usage: bench_gpu_scaling.sh GJ2K [--count N] [--gpus LIST]" >&2; exit 2; }
 [ -n "${GJ2K_BENCH_PHOTO:-}" ] || { echo "bench_gpu_scaling: set GJ2K_BENCH_PHOTO (a 3840x2160 PPM)" >&2; exit 2; }
 runs=1
+# CUDA numbers the GPUs in nvidia-smi's order (PCI), so that each GPU's busy
+# share is the GPU --devices named
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
 # shellcheck source=scripts/bench_lib.sh
 . "$repo/scripts/bench_lib.sh"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)

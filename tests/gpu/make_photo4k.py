@@ -5,12 +5,14 @@ Usage: python3 make_photo4k.py SOURCE.ppm OUT.ppm WIDTH HEIGHT"""
 import sys
 data = open(sys.argv[1], 'rb').read()
 fields, at = [], 0
-while len(fields) < 4:
-    while data[at:at + 1].isspace(): at += 1
+while len(fields) < 4 and at < len(data):
+    while at < len(data) and data[at:at + 1].isspace(): at += 1
     end = at
-    while not data[end:end + 1].isspace(): end += 1
+    while end < len(data) and not data[end:end + 1].isspace(): end += 1
     fields.append(data[at:end]); at = end
 at += 1
+if len(fields) < 4 or fields[0] != b'P6' or fields[3] != b'255':
+    sys.exit('make_photo4k: %s is not an 8-bit binary PPM (no comments)' % sys.argv[1])
 w, h = int(fields[1]), int(fields[2])
 W, H = int(sys.argv[3]), int(sys.argv[4])
 rows = [data[at + y * 3 * w: at + (y + 1) * 3 * w] for y in range(h)]
