@@ -64,6 +64,18 @@ static gj2k_status describe_text(const char *path, size_t size, const jp2_file *
     return GJ2K_OK;
 }
 
+/* "PATH: REASON" in the error's message, the path shortened from its start
+ * ("...TAIL") where both would not fit, so that the reason is never cut. */
+static gj2k_status fail_naming(gj2k_error *error, gj2k_status status, const char *path,
+                               const char *reason)
+{
+    size_t room = sizeof ((gj2k_error *)0)->message - 1, need = strlen(reason) + 2;
+    size_t length = strlen(path);
+    if (need + length <= room || need + 3 >= room)
+        return gj2k_fail(error, status, "%s: %s", path, reason);
+    return gj2k_fail(error, status, "...%s: %s", path + length - (room - need - 3), reason);
+}
+
 gj2k_status describe_jpeg2000(const char *path, const gj2k_describe_options *options,
                               byte_buffer *out, gj2k_error *error)
 {
@@ -98,7 +110,7 @@ gj2k_status describe_jpeg2000(const char *path, const gj2k_describe_options *opt
                                    counted ? &census : NULL, out, &failure);
     }
     if (status != GJ2K_OK)
-        gj2k_fail(error, status, "%s: %s", path, failure.message);
+        fail_naming(error, status, path, failure.message);
     j2k_codestream_destroy(cs);
     jp2_file_free(&jp2);
     free(data);

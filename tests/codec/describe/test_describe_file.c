@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gj2k.h"
 #include "test_harness.h"
@@ -304,6 +305,47 @@ static void test_missing_file_named(void)
     CHECK(gj2k_describe_file(NULL, NULL, &text, NULL, &error) == GJ2K_ERROR_INVALID_ARGUMENT);
 }
 
+/* JSON is UTF-8: a file name in UTF-8 passes through, a byte of one that
+ * is not comes as the character of its number. A cut codestream under a
+ * long path: the reason for the refusal is never cut off, the path is. */
+static void test_names_in_json_and_errors(void)
+{
+    gj2k_image *image = test_noise_image(16, 8, 1);
+    REQUIRE(image != NULL);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    gj2k_error error = {0};
+    REQUIRE(gj2k_encode_memory(image, NULL, &data, &size, NULL, &error) == GJ2K_OK);
+    gj2k_image_destroy(image);
+    char good[1024], bad[1024];
+    snprintf(good, sizeof good, "%s/r\xc3\xa9\xe2\x82\xac.j2k", test_temp_dir());
+    snprintf(bad, sizeof bad, "%s/r\xe9.j2k", test_temp_dir());
+    REQUIRE(write_bytes(good, data, size));
+    REQUIRE(write_bytes(bad, data, size));
+    char *text = describe(good, GJ2K_DESCRIBE_JSON, NULL, &error);
+    REQUIRE(text != NULL);
+    CHECK(one_json_object(text) && has(text, "/r\xc3\xa9\xe2\x82\xac.j2k\""));
+    free(text);
+    text = describe(bad, GJ2K_DESCRIBE_JSON, NULL, &error);
+    REQUIRE(text != NULL);
+    CHECK(one_json_object(text) && has(text, "/r\\u00e9.j2k\"") && strchr(text, '\xe9') == NULL);
+    free(text);
+    char path[1024]; /* two directories of 150 letters (a name holds 255) */
+    size_t at = (size_t)snprintf(path, sizeof path, "%s", test_temp_dir());
+    for (int level = 0; level < 2; level++) {
+        path[at++] = '/';
+        memset(path + at, 'd', 150);
+        at += 150;
+        path[at] = '\0';
+        REQUIRE(mkdir(path, 0755) == 0);
+    }
+    snprintf(path + at, sizeof path - at, "/cut.j2k");
+    REQUIRE(write_bytes(path, data, 10));
+    free(data);
+    CHECK(describe(path, GJ2K_DESCRIBE_TEXT, NULL, &error) == NULL);
+    CHECK(has(error.message, "/cut.j2k: main header:") || (fprintf(stderr, "%s\n", error.message), 0));
+}
+
 /* A codestream cut short: its headers described, with the warnings that
  * `gj2k info` gives; cut inside its main header, refused naming the file;
  * a JP2 file cut inside its boxes, refused too. */
@@ -389,6 +431,7 @@ static void test_older_options_struct(void)
 }
 
 static const test_case cases[] = {
+    {"names_in_json_and_errors", test_names_in_json_and_errors},
     {"jpeg2000_text_and_json", test_jpeg2000_text_and_json},
     {"other_image_files", test_other_image_files},
     {"missing_file_named", test_missing_file_named},
