@@ -80,16 +80,20 @@ void byte_buffer_put_u32_le(byte_buffer *buffer, uint32_t value)
 
 void byte_buffer_printf(byte_buffer *buffer, const char *format, ...)
 {
-    char text[512];
-    va_list args;
+    va_list args, again;
     va_start(args, format);
-    int length = vsnprintf(text, sizeof text, format, args);
+    va_copy(again, args);
+    int length = vsnprintf(NULL, 0, format, args);
     va_end(args);
-    if (length < 0 || (size_t)length >= sizeof text) {
+    if (length < 0)
         buffer->failed = true;
-        return;
+    else if (buffer->counting)
+        byte_buffer_append(buffer, NULL, (size_t)length); /* its size only */
+    else if (byte_buffer_reserve(buffer, (size_t)length + 1)) { /* vsnprintf's NUL too */
+        vsnprintf((char *)buffer->data + buffer->size, (size_t)length + 1, format, again);
+        buffer->size += (size_t)length;
     }
-    byte_buffer_append(buffer, text, (size_t)length);
+    va_end(again);
 }
 
 uint8_t *byte_buffer_release(byte_buffer *buffer, size_t *size)

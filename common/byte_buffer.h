@@ -25,6 +25,7 @@ void byte_buffer_put_u16_be(byte_buffer *buffer, uint16_t value);
 void byte_buffer_put_u16_le(byte_buffer *buffer, uint16_t value);
 void byte_buffer_put_u32_be(byte_buffer *buffer, uint32_t value);
 void byte_buffer_put_u32_le(byte_buffer *buffer, uint32_t value);
+/* printf appended, of any length */
 void byte_buffer_printf(byte_buffer *buffer, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 gj2k_status gj2k_fail(gj2k_error *error, gj2k_status status, const char *format, ...)
 {
@@ -48,3 +49,15 @@ const char *gj2k_status_name(gj2k_status status)
 }
 
 const char *gj2k_version_string(void) { return GJ2K_VERSION_STRING; }
+
+gj2k_status gj2k_fail_naming(gj2k_error *error, gj2k_status status, const char *path)
+{
+    if (error == NULL || strstr(error->message, path) != NULL)
+        return error == NULL ? status : (error->status = status);
+    char reason[sizeof error->message];
+    memcpy(reason, error->message, sizeof reason);
+    size_t room = sizeof error->message - 1, need = strlen(reason) + 2, length = strlen(path);
+    if (need + length <= room || need + 3 >= room)
+        return gj2k_fail(error, status, "%s: %s", path, reason);
+    return gj2k_fail(error, status, "...%s: %s", path + length - (room - need - 3), reason);
+}

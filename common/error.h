@@ -15,6 +15,12 @@
 gj2k_status gj2k_fail(gj2k_error *error, gj2k_status status, const char *format, ...)
     GJ2K_PRINTF(3, 4);
 
+/* Puts "PATH: " before the message `error` holds, unless it names the
+ * path already, and records `status`; where both would not fit, the path
+ * is shortened from its start ("...TAIL"), so that the reason is never cut
+ * off. Returns `status` (`error` may be NULL). */
+gj2k_status gj2k_fail_naming(gj2k_error *error, gj2k_status status, const char *path);
+
 /* Passes a formatted warning to `warning` when it is set. */
 void gj2k_warn(gj2k_warning_fn warning, void *user, const char *format, ...) GJ2K_PRINTF(3, 4);
 

@@ -4,8 +4,8 @@
  * sharing a GPU grew a buffer, every other worker's kernels drained first
  * (docs/gpu-notes.md, seventh session); here a buffer grows in its own
  * stream's order. The pool keeps what is given back (no release threshold)
- * until it is closed: the owner's buffers are reused, never returned to the
- * driver between images. Where the device has no memory pools, the calls
+ * until it is closed: the owner's buffers are reused, returned to the
+ * driver between images only when one grows (stream_memory_trim). Where the device has no memory pools, the calls
  * fall back to cudaMalloc and cudaFree. Included by CUDA sources only. */
 #ifndef GJ2K_STREAM_MEMORY_CUH
 #define GJ2K_STREAM_MEMORY_CUH

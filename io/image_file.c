@@ -230,16 +230,7 @@ gj2k_status gj2k_image_read_file(const char *path, const gj2k_read_options *opti
     }
     status = gj2k_image_read_memory(data, size, format, &taken, out, error);
     free(data);
-    if (status != GJ2K_OK && error != NULL) {
-        char message[2 * sizeof error->message];
-        snprintf(message, sizeof message, "%s: %s", path, error->message);
-        size_t length = strlen(message);
-        if (length >= sizeof error->message)
-            length = sizeof error->message - 1;
-        memcpy(error->message, message, length);
-        error->message[length] = '\0';
-    }
-    return status;
+    return status != GJ2K_OK ? gj2k_fail_naming(error, status, path) : status;
 }
 
 gj2k_status gj2k_image_write_memory(const gj2k_image *image, gj2k_file_format format,

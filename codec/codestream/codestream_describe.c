@@ -124,7 +124,7 @@ gj2k_status j2k_codestream_describe(const j2k_codestream *cs, byte_buffer *out,
     byte_buffer_printf(out, "SIZ: image %ux%u at (%u, %u), %s", siz->image_x1 - siz->image_x0,
                        siz->image_y1 - siz->image_y0, siz->image_x0, siz->image_y0,
                        capabilities_name(siz->capabilities));
-    if (j2k_imf_profile_of(siz->capabilities) != NULL && (siz->capabilities & 0xF000u) == 0)
+    if (j2k_imf_profile_of(siz->capabilities) != NULL)
         byte_buffer_printf(out, ", main level %u, sub level %u",
                            J2K_RSIZ_IMF_MAIN_LEVEL(siz->capabilities),
                            J2K_RSIZ_IMF_SUB_LEVEL(siz->capabilities));

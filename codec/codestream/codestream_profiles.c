@@ -268,7 +268,7 @@ bool j2k_imf_check(const j2k_codestream *cs, double frame_rate, char *why, size_
     why[0] = '\0';
     const j2k_siz *siz = &cs->siz;
     const j2k_imf_profile *p = j2k_imf_profile_of(siz->capabilities);
-    if (p == NULL || (siz->capabilities & 0xF000u) != 0)
+    if (p == NULL)
         return problem(why, why_size, "Rsiz 0x%04x names no IMF profile", siz->capabilities);
     bool ok = true;
     unsigned main_level = J2K_RSIZ_IMF_MAIN_LEVEL(siz->capabilities);

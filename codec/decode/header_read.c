@@ -166,11 +166,7 @@ gj2k_status gj2k_header_read_file(const char *path, gj2k_header **out, gj2k_erro
 {
     *out = NULL;
     gj2k_status status = read_prefix(path, out, error);
-    if (status != GJ2K_OK && error != NULL && strstr(error->message, path) == NULL) {
-        gj2k_error named = *error;
-        gj2k_fail(error, status, "%s: %s", path, named.message);
-    }
-    return status;
+    return status != GJ2K_OK ? gj2k_fail_naming(error, status, path) : status;
 }
 
 void gj2k_header_free(gj2k_header *header)

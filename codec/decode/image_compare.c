@@ -58,10 +58,9 @@ encoded_comparison image_compare_encoded(const gj2k_image *original, const uint8
                                          image_difference *difference, char *why,
                                          size_t why_size)
 {
-    gj2k_decode_options defaults = GJ2K_DECODE_OPTIONS_INIT;
     gj2k_image *decoded = NULL;
     gj2k_error error = {0};
-    if (gj2k_decode_memory(data, size, options ? options : &defaults, &decoded, &error) != GJ2K_OK) {
+    if (gj2k_decode_memory(data, size, options, &decoded, &error) != GJ2K_OK) {
         snprintf(why, why_size, "%s", error.message);
         gj2k_image_destroy(decoded);
         return ENCODED_UNDECODABLE;

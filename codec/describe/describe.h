@@ -13,10 +13,6 @@
 #include "gj2k.h"
 #include "jp2_file.h"
 
-/* printf appended to `out`, of any length (byte_buffer_printf takes a
- * line of 511 bytes at most; a path or a profile's problems may pass it). */
-void describe_printf(byte_buffer *out, const char *format, ...) GJ2K_PRINTF(2, 3);
-
 /* `size` bytes of `text` as a JSON string (RFC 8259, 7): quoted, '"' and
  * '\' escaped, control characters as \u00XX, and with `latin1` (a COM
  * marker's ISO 8859-15 text, T.800 A.9.2) bytes 0x7F and up as well. */

@@ -54,7 +54,7 @@ gj2k_status codeblock_census_of(const j2k_codestream *cs, const uint8_t *codestr
 void codeblock_census_describe(const codeblock_census *c, bool json, byte_buffer *out)
 {
     if (json)
-        describe_printf(out, ", \"codeblocks\": {\"ht\": %llu, \"part1\": %llu, "
+        byte_buffer_printf(out, ", \"codeblocks\": {\"ht\": %llu, \"part1\": %llu, "
                         "\"ht_with_placeholders\": %llu, \"ht_multiple_sets\": %llu, "
                         "\"damaged_tiles\": %llu}",
                         (unsigned long long)c->ht, (unsigned long long)c->part1,
@@ -62,7 +62,7 @@ void codeblock_census_describe(const codeblock_census *c, bool json, byte_buffer
                         (unsigned long long)c->multiple_sets,
                         (unsigned long long)c->damaged_tiles);
     else
-        describe_printf(out, "code-blocks with data: %llu HT (%llu with placeholder passes, "
+        byte_buffer_printf(out, "code-blocks with data: %llu HT (%llu with placeholder passes, "
                         "%llu in more than one HT set), %llu Part 1%s\n",
                         (unsigned long long)c->ht, (unsigned long long)c->with_placeholders,
                         (unsigned long long)c->multiple_sets, (unsigned long long)c->part1,

@@ -32,25 +32,25 @@ static const char *color_space_name(gj2k_color_space space)
 static void describe_text(const char *path, gj2k_file_format format, const gj2k_image *image,
                           byte_buffer *out)
 {
-    describe_printf(out, "%s: %s image\n", path, gj2k_format_name(format));
-    describe_printf(out, "  size        %u x %u (canvas origin %u,%u)\n", image->x1 - image->x0,
+    byte_buffer_printf(out, "%s: %s image\n", path, gj2k_format_name(format));
+    byte_buffer_printf(out, "  size        %u x %u (canvas origin %u,%u)\n", image->x1 - image->x0,
                     image->y1 - image->y0, image->x0, image->y0);
-    describe_printf(out, "  colour      %s\n", color_space_name(image->color_space));
-    describe_printf(out, "  components  %u\n", image->num_components);
+    byte_buffer_printf(out, "  colour      %s\n", color_space_name(image->color_space));
+    byte_buffer_printf(out, "  components  %u\n", image->num_components);
     for (uint32_t c = 0; c < image->num_components; c++) {
         const gj2k_component *comp = &image->components[c];
-        describe_printf(out, "    %u: %ux%u, %u-bit %s, subsampling %ux%u, %s\n", c,
+        byte_buffer_printf(out, "    %u: %ux%u, %u-bit %s, subsampling %ux%u, %s\n", c,
                         comp->width, comp->height, comp->precision,
                         comp->is_signed ? "signed" : "unsigned", comp->dx, comp->dy,
                         role_name(comp->role));
     }
     if (image->icc_profile_size)
-        describe_printf(out, "  ICC profile %zu bytes\n", image->icc_profile_size);
+        byte_buffer_printf(out, "  ICC profile %zu bytes\n", image->icc_profile_size);
     if (image->xmp_size || image->exif_size || image->iptc_size)
-        describe_printf(out, "  metadata    XMP %zu bytes, EXIF %zu bytes, IPTC %zu bytes\n",
+        byte_buffer_printf(out, "  metadata    XMP %zu bytes, EXIF %zu bytes, IPTC %zu bytes\n",
                         image->xmp_size, image->exif_size, image->iptc_size);
     if (image->resolution_x > 0)
-        describe_printf(out, "  resolution  %.2f x %.2f pixels per metre (%.1f x %.1f dpi)\n",
+        byte_buffer_printf(out, "  resolution  %.2f x %.2f pixels per metre (%.1f x %.1f dpi)\n",
                         image->resolution_x, image->resolution_y, image->resolution_x * 0.0254,
                         image->resolution_y * 0.0254);
 }
@@ -58,9 +58,9 @@ static void describe_text(const char *path, gj2k_file_format format, const gj2k_
 static void describe_json(const char *path, gj2k_file_format format, const gj2k_image *image,
                           byte_buffer *out)
 {
-    describe_printf(out, "{\"file\": ");
+    byte_buffer_printf(out, "{\"file\": ");
     describe_json_string(out, path, strlen(path), false);
-    describe_printf(out, ", \"format\": \"%s\", \"width\": %u, \"height\": %u, \"x0\": %u, "
+    byte_buffer_printf(out, ", \"format\": \"%s\", \"width\": %u, \"height\": %u, \"x0\": %u, "
                     "\"y0\": %u, \"colour\": \"%s\", \"icc_profile_bytes\": %zu, "
                     "\"resolution_ppm\": [%.4f, %.4f], \"metadata_bytes\": {\"xmp\": %zu, "
                     "\"exif\": %zu, \"iptc\": %zu}, \"components\": [",
@@ -70,13 +70,13 @@ static void describe_json(const char *path, gj2k_file_format format, const gj2k_
                     image->xmp_size, image->exif_size, image->iptc_size);
     for (uint32_t c = 0; c < image->num_components; c++) {
         const gj2k_component *comp = &image->components[c];
-        describe_printf(out, "%s{\"width\": %u, \"height\": %u, \"precision\": %u, "
+        byte_buffer_printf(out, "%s{\"width\": %u, \"height\": %u, \"precision\": %u, "
                         "\"signed\": %s, \"dx\": %u, \"dy\": %u, \"role\": \"%s\"}",
                         c ? ", " : "", comp->width, comp->height, comp->precision,
                         comp->is_signed ? "true" : "false", comp->dx, comp->dy,
                         role_name(comp->role));
     }
-    describe_printf(out, "]}\n");
+    byte_buffer_printf(out, "]}\n");
 }
 
 gj2k_status describe_image(const char *path, gj2k_file_format format,

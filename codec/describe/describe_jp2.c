@@ -16,87 +16,87 @@ static void describe_fourcc(uint32_t code, byte_buffer *out)
 
 void describe_jp2_text(const jp2_file *jp2, byte_buffer *out)
 {
-    describe_printf(out, "JP2 file: brand '");
+    byte_buffer_printf(out, "JP2 file: brand '");
     describe_fourcc(jp2->brand, out);
-    describe_printf(out, "', compatible with");
+    byte_buffer_printf(out, "', compatible with");
     for (uint32_t i = 0; i < jp2->num_compatibility; i++) {
-        describe_printf(out, " '");
+        byte_buffer_printf(out, " '");
         describe_fourcc(jp2->compatibility[i], out);
-        describe_printf(out, "'");
+        byte_buffer_printf(out, "'");
     }
-    describe_printf(out, "\n  ihdr: %ux%u, %u components, %s\n", jp2->header.width,
+    byte_buffer_printf(out, "\n  ihdr: %ux%u, %u components, %s\n", jp2->header.width,
                     jp2->header.height, jp2->header.num_components,
                     jp2->header.bits_per_component == JP2_BPC_VARIES ? "depths in bpcc"
                                                                      : "one depth");
     for (uint32_t i = 0; i < jp2->num_colors; i++) {
         const jp2_color_spec *c = &jp2->colors[i];
         if (c->method == JP2_COLOR_METHOD_ENUMERATED)
-            describe_printf(out, "  colr: enumerated %u%s\n", c->enumerated,
+            byte_buffer_printf(out, "  colr: enumerated %u%s\n", c->enumerated,
                             c->enumerated == JP2_ENUM_SRGB ? " (sRGB)"
                             : c->enumerated == JP2_ENUM_GREYSCALE ? " (greyscale)"
                             : c->enumerated == JP2_ENUM_SYCC ? " (sYCC)"
                             : c->enumerated == JP2_ENUM_ESYCC ? " (e-sYCC)" : "");
         else
-            describe_printf(out, "  colr: ICC profile of %zu bytes (method %u)\n",
+            byte_buffer_printf(out, "  colr: ICC profile of %zu bytes (method %u)\n",
                             c->icc_profile_size, c->method);
     }
     if (jp2->has_palette)
-        describe_printf(out, "  pclr: %u entries, %u columns; cmap: %u mappings\n",
+        byte_buffer_printf(out, "  pclr: %u entries, %u columns; cmap: %u mappings\n",
                         jp2->palette.num_entries, jp2->palette.num_columns, jp2->num_mappings);
     for (uint32_t i = 0; i < jp2->num_channels; i++)
-        describe_printf(out, "  cdef: channel %u type %u association %u\n",
+        byte_buffer_printf(out, "  cdef: channel %u type %u association %u\n",
                         jp2->channels[i].channel, jp2->channels[i].type,
                         jp2->channels[i].association);
     double vertical, horizontal;
     if (jp2->has_capture_resolution &&
         jp2_resolution_to_ppm(&jp2->capture_resolution, &vertical, &horizontal))
-        describe_printf(out, "  resc: %.2f x %.2f pixels per metre\n", horizontal, vertical);
+        byte_buffer_printf(out, "  resc: %.2f x %.2f pixels per metre\n", horizontal, vertical);
     if (jp2->has_display_resolution &&
         jp2_resolution_to_ppm(&jp2->display_resolution, &vertical, &horizontal))
-        describe_printf(out, "  resd: %.2f x %.2f pixels per metre\n", horizontal, vertical);
+        byte_buffer_printf(out, "  resd: %.2f x %.2f pixels per metre\n", horizontal, vertical);
     static const char *const kinds[JP2_METADATA_KINDS] = {"XMP", "EXIF", "IPTC"};
     for (int k = 0; k < JP2_METADATA_KINDS; k++)
         if (jp2->metadata[k] != NULL)
-            describe_printf(out, "  uuid: %s, %zu bytes\n", kinds[k], jp2->metadata_size[k]);
-    describe_printf(out, "  jp2c: codestream of %llu bytes at offset %llu\n",
+            byte_buffer_printf(out, "  uuid: %s, %zu bytes\n", kinds[k], jp2->metadata_size[k]);
+    byte_buffer_printf(out, "  jp2c: codestream of %llu bytes at offset %llu\n",
                     (unsigned long long)jp2->codestream_length,
                     (unsigned long long)jp2->codestream_offset);
 }
 
 void describe_jp2_json(const jp2_file *jp2, byte_buffer *out)
 {
-    describe_printf(out, "\"jp2\": {\"brand\": \"");
+    byte_buffer_printf(out, "\"jp2\": {\"brand\": \"");
     describe_fourcc(jp2->brand, out);
-    describe_printf(out, "\", \"compatibility\": [");
+    byte_buffer_printf(out, "\", \"compatibility\": [");
     for (uint32_t i = 0; i < jp2->num_compatibility; i++) {
-        describe_printf(out, "%s\"", i ? ", " : "");
+        byte_buffer_printf(out, "%s\"", i ? ", " : "");
         describe_fourcc(jp2->compatibility[i], out);
-        describe_printf(out, "\"");
+        byte_buffer_printf(out, "\"");
     }
-    describe_printf(out, "], \"width\": %u, \"height\": %u, \"components\": %u, \"colour\": [",
+    byte_buffer_printf(out, "], \"width\": %u, \"height\": %u, \"components\": %u, \"colour\": [",
                     jp2->header.width, jp2->header.height, jp2->header.num_components);
     for (uint32_t i = 0; i < jp2->num_colors; i++) {
         const jp2_color_spec *c = &jp2->colors[i];
-        describe_printf(out, "%s{\"method\": %u, \"enumerated\": %u, \"icc_bytes\": %zu}",
+        byte_buffer_printf(out, "%s{\"method\": %u, \"enumerated\": %u, \"icc_bytes\": %zu}",
                         i ? ", " : "", c->method,
                         c->method == JP2_COLOR_METHOD_ENUMERATED ? c->enumerated : 0,
                         c->icc_profile_size);
     }
-    describe_printf(out, "], \"palette\": ");
+    byte_buffer_printf(out, "], \"palette\": ");
     if (jp2->has_palette)
-        describe_printf(out, "{\"entries\": %u, \"columns\": %u}", jp2->palette.num_entries,
+        byte_buffer_printf(out, "{\"entries\": %u, \"columns\": %u}", jp2->palette.num_entries,
                         jp2->palette.num_columns);
     else
-        describe_printf(out, "null");
-    describe_printf(out, ", \"channel_definitions\": [");
+        byte_buffer_printf(out, "null");
+    byte_buffer_printf(out, ", \"channel_definitions\": [");
     for (uint32_t i = 0; i < jp2->num_channels; i++)
-        describe_printf(out, "%s{\"channel\": %u, \"type\": %u, \"association\": %u}",
+        byte_buffer_printf(out, "%s{\"channel\": %u, \"type\": %u, \"association\": %u}",
                         i ? ", " : "", jp2->channels[i].channel, jp2->channels[i].type,
                         jp2->channels[i].association);
-    describe_printf(out, "], \"metadata_bytes\": {\"xmp\": %zu, \"exif\": %zu, \"iptc\": %zu}",
+    byte_buffer_printf(out, "], \"metadata_bytes\": {\"xmp\": %zu, \"exif\": %zu, \"iptc\": %zu}",
                     jp2->metadata_size[GJ2K_METADATA_XMP], jp2->metadata_size[GJ2K_METADATA_EXIF],
                     jp2->metadata_size[GJ2K_METADATA_IPTC]);
-    describe_printf(out, ", \"codestream_offset\": %llu, \"codestream_length\": %llu}, ",
+    byte_buffer_printf(out, ", \"codestream_offset\": %llu, \"codestream_length\": %llu}, ",
                     (unsigned long long)jp2->codestream_offset,
                     (unsigned long long)jp2->codestream_length);
 }

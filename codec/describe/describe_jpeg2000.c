@@ -35,23 +35,23 @@ static void describe_json(const char *path, size_t size, const jp2_file *jp2,
                           const j2k_codestream *cs, const codeblock_census *census,
                           byte_buffer *out)
 {
-    describe_printf(out, "{\"file\": ");
+    byte_buffer_printf(out, "{\"file\": ");
     describe_json_string(out, path, strlen(path), false);
-    describe_printf(out, ", \"format\": \"%s\", \"bytes\": %zu, ", jp2 ? "JP2" : "J2K", size);
+    byte_buffer_printf(out, ", \"format\": \"%s\", \"bytes\": %zu, ", jp2 ? "JP2" : "J2K", size);
     if (jp2 != NULL)
         describe_jp2_json(jp2, out);
     describe_codestream_json(cs, out);
     if (census != NULL)
         codeblock_census_describe(census, true, out);
     describe_profile_check(cs, true, out);
-    describe_printf(out, "}\n");
+    byte_buffer_printf(out, "}\n");
 }
 
 static gj2k_status describe_text(const char *path, size_t size, const jp2_file *jp2,
                                  const j2k_codestream *cs, const codeblock_census *census,
                                  byte_buffer *out, gj2k_error *error)
 {
-    describe_printf(out, "%s: %s, %zu bytes\n", path, jp2 ? "JP2 file" : "JPEG 2000 codestream",
+    byte_buffer_printf(out, "%s: %s, %zu bytes\n", path, jp2 ? "JP2 file" : "JPEG 2000 codestream",
                     size);
     if (jp2 != NULL)
         describe_jp2_text(jp2, out);
@@ -62,18 +62,6 @@ static gj2k_status describe_text(const char *path, size_t size, const jp2_file *
         codeblock_census_describe(census, false, out);
     describe_profile_check(cs, false, out);
     return GJ2K_OK;
-}
-
-/* "PATH: REASON" in the error's message, the path shortened from its start
- * ("...TAIL") where both would not fit, so that the reason is never cut. */
-static gj2k_status fail_naming(gj2k_error *error, gj2k_status status, const char *path,
-                               const char *reason)
-{
-    size_t room = sizeof ((gj2k_error *)0)->message - 1, need = strlen(reason) + 2;
-    size_t length = strlen(path);
-    if (need + length <= room || need + 3 >= room)
-        return gj2k_fail(error, status, "%s: %s", path, reason);
-    return gj2k_fail(error, status, "...%s: %s", path + length - (room - need - 3), reason);
 }
 
 gj2k_status describe_jpeg2000(const char *path, const gj2k_describe_options *options,
@@ -109,8 +97,10 @@ gj2k_status describe_jpeg2000(const char *path, const gj2k_describe_options *opt
             status = describe_text(path, size, is_jp2 ? &jp2 : NULL, cs,
                                    counted ? &census : NULL, out, &failure);
     }
-    if (status != GJ2K_OK)
-        fail_naming(error, status, path, failure.message);
+    if (status != GJ2K_OK && error != NULL) {
+        *error = failure;
+        gj2k_fail_naming(error, status, path);
+    }
     j2k_codestream_destroy(cs);
     jp2_file_free(&jp2);
     free(data);

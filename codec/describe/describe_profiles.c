@@ -10,9 +10,9 @@
 static void describe_frame_rate(double fps, byte_buffer *out)
 {
     if (fps > 0)
-        describe_printf(out, "%.2f", fps);
+        byte_buffer_printf(out, "%.2f", fps);
     else
-        describe_printf(out, "null");
+        byte_buffer_printf(out, "null");
 }
 
 /* A codestream that names an IMF profile checked against its rules, and
@@ -28,36 +28,36 @@ static void describe_imf_check(const j2k_codestream *cs, bool json, byte_buffer 
     j2k_imf_max_frame_rates(cs, &by_main, &by_sub);
     unsigned main_level = J2K_RSIZ_IMF_MAIN_LEVEL(rsiz), sub_level = J2K_RSIZ_IMF_SUB_LEVEL(rsiz);
     if (json) {
-        describe_printf(out, ", \"profile\": {\"name\": \"IMF %s\", \"main_level\": %u, "
+        byte_buffer_printf(out, ", \"profile\": {\"name\": \"IMF %s\", \"main_level\": %u, "
                         "\"sub_level\": %u, \"conforms\": %s, \"problems\": ",
                         p->name, main_level, sub_level, ok ? "true" : "false");
         describe_json_string(out, why, strlen(why), false);
-        describe_printf(out, ", \"max_fps_main_level\": ");
+        byte_buffer_printf(out, ", \"max_fps_main_level\": ");
         describe_frame_rate(by_main, out);
-        describe_printf(out, ", \"max_fps_sub_level\": ");
+        byte_buffer_printf(out, ", \"max_fps_sub_level\": ");
         describe_frame_rate(by_sub, out);
-        describe_printf(out, "}");
+        byte_buffer_printf(out, "}");
         return;
     }
-    describe_printf(out, "profile: IMF %s, main level %u, sub level %u: %s%s\n", p->name,
+    byte_buffer_printf(out, "profile: IMF %s, main level %u, sub level %u: %s%s\n", p->name,
                     main_level, sub_level, ok ? "conforms" : "does not conform: ", why);
     /* the rates need a frame rate: the highest each level's allows */
     if (main_level > 0)
-        describe_printf(out, "  main level %u (%.0f Msamples/s): up to %.2f fps", main_level,
+        byte_buffer_printf(out, "  main level %u (%.0f Msamples/s): up to %.2f fps", main_level,
                         j2k_imf_main_level_msamples(main_level), by_main);
     else
-        describe_printf(out, "  main level 0: samples a second not bounded");
+        byte_buffer_printf(out, "  main level 0: samples a second not bounded");
     if (sub_level > 0)
-        describe_printf(out, "; sub level %u (%.0f Mbit/s): up to %.2f fps\n", sub_level,
+        byte_buffer_printf(out, "; sub level %u (%.0f Mbit/s): up to %.2f fps\n", sub_level,
                         j2k_imf_sub_level_mbits(sub_level), by_sub);
     else
-        describe_printf(out, "; sub level 0: bits a second not bounded\n");
+        byte_buffer_printf(out, "; sub level 0: bits a second not bounded\n");
 }
 
 void describe_profile_check(const j2k_codestream *cs, bool json, byte_buffer *out)
 {
     unsigned rsiz = cs->siz.capabilities;
-    if (j2k_imf_profile_of(rsiz) != NULL && (rsiz & 0xF000u) == 0) {
+    if (j2k_imf_profile_of(rsiz) != NULL) {
         describe_imf_check(cs, json, out);
         return;
     }
@@ -66,7 +66,7 @@ void describe_profile_check(const j2k_codestream *cs, bool json, byte_buffer *ou
     const char *name = rsiz == J2K_RSIZ_CINEMA_4K ? "4K" : "2K";
     const unsigned rates[] = {24, 48};
     if (json)
-        describe_printf(out, ", \"profile\": {\"name\": \"digital cinema %s\"", name);
+        byte_buffer_printf(out, ", \"profile\": {\"name\": \"digital cinema %s\"", name);
     for (int i = 0; i < 2; i++) {
         const j2k_cinema_limits *limits = j2k_cinema_limits_of(rsiz, rates[i]);
         if (limits == NULL)
@@ -74,15 +74,15 @@ void describe_profile_check(const j2k_codestream *cs, bool json, byte_buffer *ou
         char why[512];
         bool ok = j2k_cinema_check(cs, limits, why, sizeof why);
         if (json) {
-            describe_printf(out, ", \"%ufps\": {\"conforms\": %s, \"problems\": ", rates[i],
+            byte_buffer_printf(out, ", \"%ufps\": {\"conforms\": %s, \"problems\": ", rates[i],
                             ok ? "true" : "false");
             describe_json_string(out, why, strlen(why), false);
-            describe_printf(out, "}");
+            byte_buffer_printf(out, "}");
         } else {
-            describe_printf(out, "profile: digital cinema %s at %u fps: %s%s\n", name, rates[i],
+            byte_buffer_printf(out, "profile: digital cinema %s at %u fps: %s%s\n", name, rates[i],
                             ok ? "conforms" : "does not conform: ", why);
         }
     }
     if (json)
-        describe_printf(out, "}");
+        byte_buffer_printf(out, "}");
 }

@@ -574,9 +574,6 @@ gj2k_status encoder_code_image(const gj2k_image *image, const gj2k_encode_option
                                gj2k_file_format format, byte_buffer *out,
                                gj2k_encode_report *report, gj2k_error *error)
 {
-    gj2k_encode_options defaults = {0};
-    if (options == NULL)
-        options = &defaults;
     encoder_run run = {.image = image, .warning = options->warning,
                        .warning_user = options->warning_user};
     gj2k_status status = encode_plan_create(image, options, format, &run.plan, error);

@@ -331,16 +331,6 @@ static bool names_htj2k(const char *path)
     return dot != NULL && (strcasecmp(dot, ".jph") == 0 || strcasecmp(dot, ".jhc") == 0);
 }
 
-/* Puts `path: ` before a message that does not name it already. */
-static gj2k_status name_file(gj2k_error *error, gj2k_status status, const char *path)
-{
-    if (error == NULL || strstr(error->message, path) != NULL)
-        return status;
-    char message[sizeof error->message];
-    memcpy(message, error->message, sizeof message);
-    return gj2k_fail(error, status, "%s: %s", path, message);
-}
-
 gj2k_status gj2k_transcode_file(const char *input, const char *output,
                                 const gj2k_transcode_options *options, gj2k_error *error)
 {
@@ -368,21 +358,21 @@ gj2k_status gj2k_transcode_file(const char *input, const char *output,
     size_t in_size = 0;
     status = file_read_all(input, &in_data, &in_size, error);
     if (status != GJ2K_OK)
-        return name_file(error, status, input);
+        return gj2k_fail_naming(error, status, input);
     double read_ms = (now_seconds() - start) * 1e3;
     uint8_t *data = NULL;
     size_t size = 0;
     status = gj2k_transcode_memory(in_data, in_size, &chosen, &data, &size, error);
     free(in_data);
     if (status != GJ2K_OK)
-        return name_file(error, status, input);
+        return gj2k_fail_naming(error, status, input);
     start = now_seconds();
     gj2k_write_options write = {.temporary = chosen.temporary,
                                 .temporary_user = chosen.temporary_user};
     status = file_write_whole(output, data, size, &write, error);
     free(data);
     if (status != GJ2K_OK)
-        return name_file(error, status, output);
+        return gj2k_fail_naming(error, status, output);
     report.read_ms += read_ms;
     report.write_ms += (now_seconds() - start) * 1e3;
     if (caller_report != NULL)

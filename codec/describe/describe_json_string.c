@@ -1,28 +1,6 @@
-/* describe_output.c - what a description is written with: printf of any
- * length, and JSON strings (RFC 8259, 7). */
-#include <stdarg.h>
-#include <stdio.h>
+/* describe_json_string.c - JSON strings of a description (RFC 8259, 7). */
 
 #include "describe.h"
-
-void describe_printf(byte_buffer *out, const char *format, ...)
-{
-    va_list args, again;
-    va_start(args, format);
-    va_copy(again, args);
-    int length = vsnprintf(NULL, 0, format, args);
-    va_end(args);
-    /* room for the NUL vsnprintf writes, which the size then leaves out */
-    if (length < 0)
-        out->failed = true;
-    else if (out->counting)
-        byte_buffer_append(out, NULL, (size_t)length); /* its size only */
-    else if (byte_buffer_reserve(out, (size_t)length + 1)) {
-        vsnprintf((char *)out->data + out->size, (size_t)length + 1, format, again);
-        out->size += (size_t)length;
-    }
-    va_end(again);
-}
 
 /* The length of the well-formed UTF-8 sequence at `p` (RFC 3629, 4: no
  * overlong forms, no surrogates, nothing past U+10FFFF), 0 when there is
@@ -60,7 +38,7 @@ void describe_json_string(byte_buffer *out, const char *text, size_t size, bool 
         } else if (c < 0x20 || c >= 0x7f) {
             /* Latin-1 text (COM), and a byte of a name that is not UTF-8,
              * as the character of that number: JSON is UTF-8 (RFC 8259, 8.1) */
-            describe_printf(out, "\\u%04x", c);
+            byte_buffer_printf(out, "\\u%04x", c);
         } else {
             byte_buffer_put_u8(out, c);
         }
