@@ -131,11 +131,7 @@ static bool measure(const encode_request *request, const gj2k_image *image, cons
                     size_t size, image_difference *difference)
 {
     char why[256];
-    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
-    decode.threads = request->options.threads;
-    decode.device = request->options.device; /* decoded where it was encoded */
-    decode.gpu = request->options.gpu;
-    decode.gpu_context = request->options.gpu_context;
+    gj2k_decode_options decode = encode_check_options(&request->options);
     switch (image_compare_encoded(image, data, size, &decode, difference, why, sizeof why)) {
     case ENCODED_COMPARED:
         return true;

@@ -498,3 +498,13 @@ bool encode_request_read(const parsed_options *parsed, encode_request *request)
     }
     return true;
 }
+
+gj2k_decode_options encode_check_options(const gj2k_encode_options *encoded)
+{
+    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
+    decode.threads = encoded->threads;
+    decode.device = encoded->device;
+    decode.gpu = encoded->gpu;
+    decode.gpu_context = encoded->gpu_context;
+    return decode;
+}

@@ -32,6 +32,10 @@ extern const size_t encode_option_count;
  * stderr) on a usage error. Its strings point into the arguments. */
 bool encode_request_read(const parsed_options *parsed, encode_request *request);
 
+/* The decode options that check an encode's output: on the device, GPU and
+ * context that encoded it, with its threads. */
+gj2k_decode_options encode_check_options(const gj2k_encode_options *encoded);
+
 /* Reads the request's input: an image file, or a JPEG 2000 file (decoded,
  * to re-encode); command_encode.c. */
 gj2k_status encode_read_input(const encode_request *request, const gj2k_raw_geometry *geometry,

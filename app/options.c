@@ -61,21 +61,6 @@ void print_held_warnings(const held_warnings *held)
         fprintf(stderr, "gj2k: warning: %s: %u more warnings\n", held->file, held->dropped);
 }
 
-void write_json_string(FILE *out, const char *text, size_t size, bool latin1)
-{
-    fputc('"', out);
-    for (size_t i = 0; i < size; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || (latin1 && c >= 0x7f))
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static long find_spec(const option_spec *specs, size_t count, const char *name)
 {
     for (size_t i = 0; i < count; i++)
@@ -414,18 +399,18 @@ static bool all_there(const visible_gpus *v, const unsigned *names, size_t count
     return true;
 }
 
-bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count)
+/* Shows CUDA the first `keep` of the `count` GPUs named, once every one of
+ * them is among those it would show; false, changing nothing, otherwise. */
+static bool narrow(const unsigned *names, size_t count, size_t keep)
 {
-    if (!options_parse_devices(text, names, count) || *count == 0)
-        return false;
     visible_gpus *v = malloc(sizeof *v);
     if (v == NULL)
         return false;
     visible_gpus_read(v);
-    bool ok = all_there(v, names, *count); /* else the usual check says which is not */
+    bool ok = all_there(v, names, count); /* else the usual check says which is not */
     char value[OPTIONS_MAX_GPUS * 48];
     size_t at = 0;
-    for (size_t i = 0; ok && i < *count; i++) {
+    for (size_t i = 0; ok && i < keep; i++) {
         char number[16];
         const char *entry = number;
         size_t n;
@@ -446,9 +431,15 @@ bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], siz
     value[at] = '\0';
     if (!ok || setenv("CUDA_VISIBLE_DEVICES", value, 1) != 0)
         return false;
-    memcpy(narrowed.names, names, *count * sizeof *names);
-    narrowed.count = *count;
+    memcpy(narrowed.names, names, keep * sizeof *names);
+    narrowed.count = keep;
     return true;
+}
+
+bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count)
+{
+    return options_parse_devices(text, names, count) && *count > 0 &&
+           narrow(names, *count, *count);
 }
 
 void options_narrow_to_one_gpu(parsed_options *parsed)
@@ -457,22 +448,12 @@ void options_narrow_to_one_gpu(parsed_options *parsed)
     int which = GJ2K_DEVICE_AUTO;
     if (device != NULL && options_parse_device(device, &which) && which == GJ2K_DEVICE_CPU)
         return;
-    unsigned names[OPTIONS_MAX_GPUS];
+    unsigned names[OPTIONS_MAX_GPUS] = {0}; /* none named ("all" too): GPU 0 */
     size_t count = 0;
     if (devices != NULL && !options_parse_devices(devices, names, &count))
         return; /* malformed: options_read_devices says so */
     /* every GPU named must be there, though one file codes on the first */
-    visible_gpus *v = malloc(sizeof *v);
-    if (v == NULL)
-        return;
-    visible_gpus_read(v);
-    bool there = all_there(v, names, count);
-    free(v);
-    if (!there)
-        return; /* options_read_devices names the one missing */
-    char first[16];
-    snprintf(first, sizeof first, "%u", count > 0 ? names[0] : 0u);
-    if (options_narrow_gpus(first, names, &count) && devices != NULL)
+    if (narrow(names, count > 0 ? count : 1, 1) && devices != NULL)
         options_set(parsed, "--devices", "0");
 }
 

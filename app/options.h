@@ -149,10 +149,6 @@ void hold_warning(void *user, const char *message);
 /* Prints what was held, and how many more did not fit. */
 void print_held_warnings(const held_warnings *held);
 
-/* Writes `size` bytes of text to `out` as a JSON string literal, escaped.
- * UTF-8 text (file names) passes through; `latin1` text (COM, Annex A.9.2)
- * has its bytes from 0x7f up written as \u00XX. */
-void write_json_string(FILE *out, const char *text, size_t size, bool latin1);
 
 enum { EXIT_USAGE = 2 };
 

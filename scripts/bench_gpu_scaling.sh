@@ -57,7 +57,7 @@ done
 rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
-# nvidia-smi sampling; fills ms[NAME], busy[NAME], summary[NAME]
+# nvidia-smi sampling; fills ms[NAME], busy[NAME], peak[NAME], timeline[NAME]
 declare -A ms busy peak timeline
 failed=0
 run() { local name=$1 n=$2; shift 2

@@ -81,9 +81,9 @@ int encode_batch(parsed_options *parsed)
         return EXIT_USAGE;
     }
     /* the request read as for one file, with stand-ins for -i and -o (and
-     * CUDA's numbers for the GPUs, once narrowed to them) */
+     * no --devices once CUDA is narrowed to them: every GPU it shows) */
     if (batch.settings.gpu_names != NULL)
-        options_set(parsed, "--devices", batch.renumbered);
+        options_set(parsed, "--devices", NULL);
     options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
     options_set(parsed, "-o", example);
     batch_encode_job job = {.verify = batch.verify};
@@ -156,8 +156,6 @@ batch_request *decode_batch_begin(parsed_options *parsed)
         return NULL;
     }
     snprintf(batch->example, sizeof batch->example, "batch.%s", batch->extension);
-    if (batch->settings.gpu_names != NULL) /* CUDA's numbers, once narrowed to them */
-        options_set(parsed, "--devices", batch->renumbered);
     options_set(parsed, "-i", batch->sources.num_files ? batch->sources.files[0] : "batch.j2k");
     options_set(parsed, "-o", batch->example);
     return batch;

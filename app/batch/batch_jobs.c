@@ -60,11 +60,7 @@ static bool expects_lossless(const gj2k_encode_options *o)
 static void verify_encoded(const gj2k_image *image, const char *output, bool lossless,
                            const gj2k_encode_options *options, batch_outcome *outcome)
 {
-    gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
-    decode.threads = options->threads;
-    decode.device = options->device;
-    decode.gpu = options->gpu;
-    decode.gpu_context = options->gpu_context;
+    gj2k_decode_options decode = encode_check_options(options);
     uint8_t *data = NULL;
     size_t size = 0;
     gj2k_error error = {0};

@@ -15,7 +15,8 @@ const option_spec batch_option_specs[] = {
      "-out_fmt)"},
     {"--out-dir", "DIR", "batch: the output directory (also -a, -out_dir, or -o DIR)"},
     {"--jobs", "N",
-     "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / N threads)"},
+     "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / (N + CPU "
+     "workers) threads)"},
     {"--cpu-workers", "N",
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
      "(default: the cores past 16 a GPU, halved, at most 8)"},
@@ -166,15 +167,11 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
     request->verify = options_has(parsed, "--verify");
     request->devices = options_get(parsed, "--devices");
     /* --devices naming some GPUs: only those made visible to CUDA, before it
-     * starts, renumbered from 0; the numbers given stay the summary's and
-     * the report's */
+     * starts, so that every GPU it shows is one named (no list needed now);
+     * the numbers given stay the summary's and the report's */
     size_t named = 0;
     if (request->devices != NULL && options_narrow_gpus(request->devices, request->gpu_names, &named)) {
-        size_t at = 0;
-        for (size_t i = 0; i < named; i++)
-            at += (size_t)snprintf(request->renumbered + at, sizeof request->renumbered - at,
-                                   "%s%zu", i ? "," : "", i);
-        request->devices = request->renumbered;
+        request->devices = NULL;
         t->gpu_names = request->gpu_names;
     }
     return true;

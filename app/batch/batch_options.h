@@ -24,10 +24,9 @@ struct batch_request {
     char extension[16];  /* the outputs' */
     char example[32];    /* an output name of that extension: the stand-in for -o */
     bool verify;         /* --verify */
-    const char *devices; /* --devices, or NULL; `renumbered` once narrowed */
+    const char *devices; /* --devices, or NULL (also once CUDA is narrowed to them) */
     unsigned gpus[OPTIONS_MAX_GPUS]; /* what it resolves to (batch_commands.c) */
     unsigned gpu_names[OPTIONS_MAX_GPUS]; /* the numbers --devices gave (options_narrow_gpus) */
-    char renumbered[OPTIONS_MAX_GPUS * 4]; /* "0,1,..." for them, CUDA's numbers now */
 };
 
 /* Reads the batch options; `accept` lists the input extensions of a

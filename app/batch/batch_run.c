@@ -1,6 +1,6 @@
 /* batch_run.c - see batch_run.h. The queue is an index into the list under
  * a lock: each worker holds one file at a time, so memory stays that of
- * `jobs` files however long the list. The largest files go first, so that
+ * `jobs` files (and the CPU workers' beside them) however long the list. The largest files go first, so that
  * the run does not end on a big file coded alone while the other workers
  * (and the GPU) idle. */
 #include "batch_run.h"
@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byte_buffer.h"
 #include "clock.h"
+#include "describe.h"
 #include "options.h"
 #include "parallel_pool.h"
 
@@ -105,10 +107,17 @@ static size_t *largest_first(const batch_list *list)
     return order;
 }
 
-/* A JSON string literal of `text` (UTF-8 passes through). */
+/* A JSON string literal of `text` (a path: UTF-8 passes through, a byte of
+ * one that is not comes escaped), as gj2k_describe_file writes them. */
 static void json_string(FILE *out, const char *text)
 {
-    write_json_string(out, text, strlen(text), false);
+    byte_buffer literal = {0};
+    describe_json_string(&literal, text, strlen(text), false);
+    if (literal.failed) /* out of memory: a string still, the line stays JSON */
+        fputs("\"\"", out);
+    else
+        fwrite(literal.data, 1, literal.size, out);
+    byte_buffer_free(&literal);
 }
 
 static void write_report_line(batch_state *s, const batch_item *item, const batch_outcome *o)

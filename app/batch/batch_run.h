@@ -54,7 +54,7 @@ typedef void (*batch_job_fn)(void *context, const batch_item *item, unsigned thr
 typedef struct batch_settings {
     const char *command;  /* "encode" or "decode", for the messages */
     unsigned jobs;        /* files coded at once (0: as many as cores, at most the files) */
-    unsigned threads;     /* threads each file's coding may use (0: cores / jobs) */
+    unsigned threads;     /* threads each file's coding may use (0: cores / (jobs + CPU workers)) */
     bool skip_existing;   /* an output that exists is kept, the file skipped */
     bool quiet;           /* no progress line, no summary */
     const char *report;   /* JSON Lines report file, or NULL */

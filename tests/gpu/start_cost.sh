@@ -31,14 +31,7 @@ for n in 1 2 4 8; do
 done
 # gj2k itself: the probe, and one 768x512 photo on the GPU and on the CPU
 if [ -x "$gj2k" ] && [ -f .bench/photo4k.ppm ]; then
-  python3 - .bench/photo4k.ppm build/start-cost/small.ppm <<'PY'
-import sys
-d = open(sys.argv[1], 'rb').read()
-head = d.split(b'\n', 3)
-w, h = map(int, head[1].split()); pixels = head[3]
-rows = [pixels[y * 3 * w: y * 3 * w + 3 * 768] for y in range(512)]
-open(sys.argv[2], 'wb').write(b'P6\n768 512\n255\n' + b''.join(rows))
-PY
+  python3 scripts/pnm_tool.py crop .bench/photo4k.ppm build/start-cost/small.ppm 0 0 768 512
   for visible in 0 "$(seq -s, 0 $((gpus - 1)))"; do
     for what in "--version" "encode -i build/start-cost/small.ppm -o build/start-cost/small.j2k --device gpu" \
                 "encode -i build/start-cost/small.ppm -o build/start-cost/small.j2k --device cpu"; do
