@@ -59,10 +59,11 @@ const char *test_temp_dir(void);
  * count), or NULL when it cannot be opened or read. */
 uint8_t *test_read_file(const char *path, size_t *size);
 
-/* Counts the warnings a reader or writer gives and keeps the last one. */
+/* Counts the warnings a reader, writer or encode gives and keeps the last
+ * one whole (an encode's run long). */
 typedef struct test_warnings {
     int count;
-    char last[256];
+    char last[1024];
 } test_warnings;
 /* A gj2k warning callback; `user` is a test_warnings. */
 void record_warning(void *user, const char *message);

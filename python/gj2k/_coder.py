@@ -7,15 +7,13 @@ import ctypes
 import threading
 
 from . import _library as L
-from ._coding import read, write
+from ._coding import _device, read, write
 from ._errors import InvalidArgumentError, check
 
 
 class Coder:
     def __init__(self, device="auto", gpu=0, threads=0):
-        if device not in L.DEVICES:
-            raise InvalidArgumentError("device must be one of %s, not %r"
-                                       % (", ".join(L.DEVICES), device))
+        _device(device)  # refused here, before anything opens
         self.device, self.threads = device, threads
         self._context = None
         self._closed = False

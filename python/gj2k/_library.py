@@ -86,24 +86,6 @@ class gj2k_encode_options(ctypes.Structure):
                 ("temporary", c_void_p), ("temporary_user", c_void_p)]
 
 
-class gj2k_header_component(ctypes.Structure):
-    _fields_ = [("precision", c_uint32), ("is_signed", c_bool), ("dx", c_uint32),
-                ("dy", c_uint32), ("width", c_uint32), ("height", c_uint32)]
-
-
-class gj2k_header(ctypes.Structure):
-    _fields_ = [("struct_size", c_size_t), ("format", c_enum),
-                ("x0", c_uint32), ("y0", c_uint32), ("x1", c_uint32), ("y1", c_uint32),
-                ("width", c_uint32), ("height", c_uint32), ("num_components", c_uint32),
-                ("components", POINTER(gj2k_header_component)), ("color_space", c_enum),
-                ("has_icc", c_bool), ("has_palette", c_bool), ("capabilities", c_uint16),
-                ("ht", c_bool), ("reversible", c_bool), ("mct", c_bool),
-                ("num_resolutions", c_uint32), ("num_layers", c_uint32),
-                ("progression", c_enum), ("code_block_width", c_uint32),
-                ("code_block_height", c_uint32), ("tile_width", c_uint32),
-                ("tile_height", c_uint32), ("num_tiles", c_uint32)]
-
-
 class gj2k_describe_options(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("style", c_enum), ("raw", c_void_p),
                 ("warning", WARNING_FN), ("warning_user", c_void_p)]
@@ -111,14 +93,14 @@ class gj2k_describe_options(ctypes.Structure):
 
 # The structs mirrored, for the layout test.
 MIRRORED = (gj2k_error, gj2k_component, gj2k_image, gj2k_component_info, gj2k_decode_options,
-            gj2k_encode_options, gj2k_header_component, gj2k_header, gj2k_describe_options)
+            gj2k_encode_options, gj2k_describe_options)
 
 # Enumerations (gj2k.h).
 FORMAT_J2K, FORMAT_JP2 = 8, 9
 DEVICES = {"auto": 0, "cpu": 1, "gpu": 2}
 TARGET_RATIO, TARGET_PSNR = 1, 2
 COLOR_GRAY, COLOR_SRGB = 1, 2
-DESCRIBE_TEXT, DESCRIBE_JSON = 0, 1
+DESCRIBE_JSON = 1  # GJ2K_DESCRIBE_JSON
 
 status_t = c_enum
 image_p = POINTER(gj2k_image)
@@ -136,16 +118,11 @@ def _declare(lib):
                                          c_uint32, c_uint32, POINTER(gj2k_component_info),
                                          error_p]),
         "gj2k_image_destroy": (None, [image_p]),
-        "gj2k_image_read_file": (status_t, [c_char_p, c_void_p, POINTER(image_p), error_p]),
         "gj2k_encode_memory": (status_t, [image_p, POINTER(gj2k_encode_options),
                                           POINTER(POINTER(c_uint8)), POINTER(c_size_t),
                                           c_void_p, error_p]),
         "gj2k_encode_file": (status_t, [image_p, c_char_p, POINTER(gj2k_encode_options),
                                         c_void_p, error_p]),
-        "gj2k_format_of_file": (c_enum, [c_char_p]),
-        "gj2k_header_read_file": (status_t, [c_char_p, POINTER(POINTER(gj2k_header)),
-                                             error_p]),
-        "gj2k_header_free": (None, [POINTER(gj2k_header)]),
         "gj2k_describe_file": (status_t, [c_char_p, POINTER(gj2k_describe_options),
                                           POINTER(POINTER(c_char)), POINTER(c_size_t),
                                           error_p]),

@@ -47,8 +47,8 @@ def test_every_truncation_raises_or_decodes(small):
             with warnings.catch_warnings():  # a tail cut short of nothing needed: remarks
                 warnings.simplefilter("ignore", gj2k.CodecWarning)
                 array = gj2k.read(small[:size])
-        except gj2k.Error as error:
-            assert str(error)
+        except gj2k.Error as error:  # the library's message, not the binding's stand-in
+            assert str(error) and not str(error).startswith("gj2k error ")
         else:  # the tail held nothing the image needs
             assert array.shape == (24, 32, 3)
 

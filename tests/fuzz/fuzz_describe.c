@@ -33,7 +33,7 @@ static void describe(const char *path, gj2k_describe_style style)
     gj2k_error error = {0};
     gj2k_status status = gj2k_describe_file(path, &options, &text, &length, &error);
     if (status != GJ2K_OK) {
-        if (text != NULL || error.status != status || error.message[0] == '\0' ||
+        if (text != NULL || error.status != status || strstr(error.message, path) == NULL ||
             strchr(error.message, '\n') != NULL)
             abort();
         return;

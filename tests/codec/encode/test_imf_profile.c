@@ -52,19 +52,6 @@ static const uint8_t *codestream_of(const uint8_t *data, size_t size, size_t *co
     return data;
 }
 
-/* The warnings of an encode: how many, and the last whole (they run long). */
-typedef struct long_warnings {
-    int count;
-    char last[1024];
-} long_warnings;
-
-static void record_long_warning(void *user, const char *message)
-{
-    long_warnings *w = user;
-    w->count++;
-    snprintf(w->last, sizeof w->last, "%s", message);
-}
-
 typedef struct imf_result {
     unsigned rsiz;
     size_t bytes;            /* the codestream's */
@@ -78,8 +65,8 @@ typedef struct imf_result {
 static bool encode_checked(const gj2k_image *image, gj2k_encode_options o, bool lossless,
                            imf_result *result)
 {
-    long_warnings warnings = {0};
-    o.warning = record_long_warning;
+    test_warnings warnings = {0};
+    o.warning = record_warning;
     o.warning_user = &warnings;
     uint8_t *data = NULL;
     size_t size = 0;
