@@ -11,11 +11,13 @@
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
-#        [--no-verify] [--jobs-per-gpu K] [--keep DIR]
-# (--jobs-per-gpu K: --jobs K times the GPUs, instead of the batch's default)
+#        [--no-verify] [--jobs-per-gpu K] [--keep DIR] [--processes]
+# (--jobs-per-gpu K: --jobs K times the GPUs, instead of the batch's default;
+# --processes: for 2 GPUs and more, also one process a GPU at once, each
+# shown only its GPU and taking its --shard of the files, timed together)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu=
+gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu= processes=0
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
     --max) max=$2; [[ $max =~ ^(4k|8k)$ ]] || { echo "bench_gpu_scaling: --max 4k or 8k" >&2; exit 2; }; shift 2 ;;
     --no-verify) verify=; shift ;;
     --jobs-per-gpu) per_gpu=$2; shift 2 ;;
+    --processes) processes=1; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
@@ -77,11 +80,32 @@ run() { local name=$1 n=$2; shift 2
   peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
   timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
 }
+# split NAME N ARGS...: N processes at once, process k on GPU k alone (its
+# CUDA shown that GPU only) with --shard k+1/N; timed from the first start
+# to the last end; fills ms[NAME] and timeline[NAME] (each process's)
+split() { local name=$1 n=$2; shift 2
+  local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs "$per_gpu")
+  local s k pids=() bad=0; s=$(date +%s%N)
+  for ((k = 0; k < n; k++)); do
+    # shellcheck disable=SC2086 # $verify: one word or none
+    CUDA_VISIBLE_DEVICES=$k "$gj2k" "$@" --shard $((k + 1))/"$n" --cpu-workers 0 $verify "${jobs[@]}" \
+      >"summary-$name-$k.txt" 2>&1 & pids+=($!)
+  done
+  for k in "${pids[@]}"; do wait "$k" || bad=1; done
+  ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
+  [ $bad = 0 ] || { echo "bench_gpu_scaling: $name failed" >&2; failed=1; ms[$name]=failed; }
+  timeline[$name]=$(for ((k = 0; k < n; k++)); do sed -n "s/^ *the run: /GPU $k: /p" "summary-$name-$k.txt"; done | paste -sd';')
+  busy[$name]=- peak[$name]=-
+}
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   rm -rf enc; run "e$n" "$n" encode -ImgDir photos -o enc
   [ -d batch ] || cp -r enc batch # the codestreams the decodes read
   rm -rf dec; run "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
+  if [ "$processes" = 1 ] && [ "$n" -gt 1 ]; then
+    rm -rf enc; split "pe$n" "$n" encode -ImgDir photos -o enc
+    rm -rf dec; split "pd$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
+  fi
 done
 files_per_s() { [ "$1" = failed ] && { echo failed; return; }; awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
 mps() { [ "$1" = failed ] && { echo failed; return; }; awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
@@ -99,6 +123,10 @@ for n in $gpu_counts; do
     echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
          "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
          "${busy[$k]} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
+    [ -n "${ms[p$k]:-}" ] &&
+      echo "| $n | $([ $what = e ] && echo encode || echo decode), a process a GPU | $(awk -v m="${ms[p$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
+           "$(mps "${ms[p$k]}") | $(files_per_s "${ms[p$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[p$k]}") |" \
+           "- | - | ${timeline[p$k]:-?} |"
   done
 done
 echo

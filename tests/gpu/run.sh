@@ -16,6 +16,17 @@
 #                                 1 and 2; and again with malloc in huge pages (1 and 4).
 #   bash tests/gpu/run.sh devices   builds gj2k, runs the batch, device and Python tests and
 #                                 tests/gpu/start_cost.sh only.
+#   bash tests/gpu/run.sh split [COUNT]   builds gj2k, then bench_gpu_scaling.sh over 200
+#                                 photos to 4K on 1 and 2 GPUs, also as one process a GPU
+#                                 (--processes), twice; then over COUNT (600) photos once.
+#   bash tests/gpu/run.sh malloc [COUNT]   builds gj2k, then bench_gpu_scaling.sh over COUNT
+#                                 (400) photos to 4K on 1 and 2 GPUs (--processes) under
+#                                 glibc malloc's tunables: default, huge pages, a fixed
+#                                 mmap threshold of 32 MiB with no trimming, and both.
+#   bash tests/gpu/run.sh compare   builds gj2k and the batch tests, runs them (no Python),
+#                                 then bench_gpu_scaling.sh over 200 photos to 4K on 1 and 2
+#                                 GPUs (the default, and 16 files at once a GPU), then
+#                                 scripts/bench_batch.sh against Grok and .baseline's build.
 #   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
 #                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
 #                                 bench_batch.sh (every GPU, GPU 0 alone, Grok); no tests.
@@ -57,7 +68,8 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[[ "${1:-}" =~ ^(batch|scaling|jobs|devices)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
+[[ "${1:-}" =~ ^(split|malloc)$ ]] && targets=(--target gj2k)
+[[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -81,8 +93,10 @@ batch_tests() {
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
     rc=$((rc | PIPESTATUS[0]))
   done
-  step "Python package over the CUDA build"
-  python_tests || rc=1
+  if [ "${1:-}" != compare ]; then
+    step "Python package over the CUDA build"
+    python_tests || rc=1
+  fi
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/test_gpu_devices \
     context_kept_across_calls >"$logs/memcheck-contexts.txt" 2>&1
@@ -123,6 +137,32 @@ if [ "${1:-}" = scaling ]; then
   exit "$rc"
 fi
 
+if [ "${1:-}" = split ]; then
+  step "one process with every GPU against a process a GPU, 200 photos to 4K (twice), then ${2:-600}"
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
+  rc=0
+  for count in 200 200 "${2:-600}"; do
+    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "$count" --max 4k --no-verify \
+      --gpus "1 2" --processes 2>&1 | tee -a "$logs/bench-split.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = malloc ]; then
+  step "malloc's tunables against the one-process run's page faults, ${2:-400} photos to 4K"
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
+  rc=0 keep=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=68719476736
+  for tunables in "" glibc.malloc.hugetlb=1 "$keep" "glibc.malloc.hugetlb=1:$keep"; do
+    GLIBC_TUNABLES=$tunables bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
+      --count "${2:-400}" --max 4k --no-verify --gpus "1 2" --processes 2>&1 | tee -a "$logs/bench-malloc.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  deliver
+  exit "$rc"
+fi
+
 if [ "${1:-}" = jobs ]; then
   step "files at once a GPU, 200 photos to 4K over 1, 2, 4 GPUs; then the batch against Grok"
   export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
@@ -135,6 +175,30 @@ if [ "${1:-}" = jobs ]; then
   [ -f .peers/env.sh ] && . .peers/env.sh
   bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop 2>&1 |
     tee "$logs/bench-batch.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = compare ]; then
+  step "batch and device tests; 200 photos to 4K over 1 and 2 GPUs; the batch against Grok and the baseline"
+  batch_tests compare; rc=$?
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
+  for k in 8 16; do
+    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
+      --gpus "1 2" --jobs-per-gpu $k 2>&1 | tee -a "$logs/bench-compare.txt"
+    rc=$((rc | PIPESTATUS[0]))
+  done
+  [ -f .peers/env.sh ] && . .peers/env.sh
+  baseline=()
+  if [ -f .baseline/CMakeLists.txt ]; then
+    cmake -S .baseline -B build/gpu-baseline "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DGJ2K_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure-baseline.txt" 2>&1 &&
+      cmake --build build/gpu-baseline -j "$jobs" --target gj2k >"$logs/build-baseline.txt" 2>&1 &&
+      baseline=(--baseline "$PWD/build/gpu-baseline/gj2k")
+  fi
+  bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop \
+    "${baseline[@]}" 2>&1 | tee -a "$logs/bench-compare.txt"
   rc=$((rc | PIPESTATUS[0]))
   deliver
   exit "$rc"
