@@ -109,6 +109,25 @@ batch_tests() {
   return $rc
 }
 
+# photos_4k LOG ARGS...: bench_gpu_scaling.sh over photos to 4K without
+# --verify (ARGS: --count, --gpus, ...), appended to LOG; a failure sets rc.
+photos_4k() { local log=$1; shift
+  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
+    --max 4k --no-verify "$@" 2>&1 | tee -a "$logs/$log"
+  rc=$((rc | PIPESTATUS[0]))
+}
+# build_baseline: .baseline's source (an older commit) built beside, for
+# bench_batch.sh --baseline; sets `baseline` to those arguments, or none.
+build_baseline() {
+  baseline=()
+  [ -f .baseline/CMakeLists.txt ] || return 0
+  cmake -S .baseline -B build/gpu-baseline "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DGJ2K_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure-baseline.txt" 2>&1 &&
+    cmake --build build/gpu-baseline -j "$jobs" --target gj2k >"$logs/build-baseline.txt" 2>&1 &&
+    baseline=(--baseline "$PWD/build/gpu-baseline/gj2k")
+  echo "baseline: $([ ${#baseline[@]} -gt 0 ] && build/gpu-baseline/gj2k --version | sed -n 1p || echo 'did not build')"
+}
+
 if [ "${1:-}" = devices ]; then
   step "device, batch and Python tests; CUDA's start cost"
   batch_tests; rc=$?
@@ -126,9 +145,7 @@ if [ "${1:-}" = scaling ]; then
     tee "$logs/bench-scaling.txt"
   rc=$((rc | PIPESTATUS[0]))
   # issue 18's shape: 200 photos to 4K, no --verify, one GPU against two
-  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
-    --gpus "1 2" 2>&1 | tee "$logs/bench-scaling-4k.txt"
-  rc=$((rc | PIPESTATUS[0]))
+  photos_4k bench-scaling-4k.txt --count 200 --gpus "1 2"
   # malloc's large blocks in transparent huge pages: fewer page faults a file
   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
     --count "${2:-140}" --gpus "1 4" 2>&1 | tee "$logs/bench-scaling-thp.txt"
@@ -139,25 +156,17 @@ fi
 
 if [ "${1:-}" = split ]; then
   step "one process with every GPU against a process a GPU, 200 photos to 4K (twice), then ${2:-600}"
-  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
   rc=0
-  for count in 200 200 "${2:-600}"; do
-    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "$count" --max 4k --no-verify \
-      --gpus "1 2" --processes 2>&1 | tee -a "$logs/bench-split.txt"
-    rc=$((rc | PIPESTATUS[0]))
-  done
+  for count in 200 200 "${2:-600}"; do photos_4k bench-split.txt --count "$count" --gpus "1 2" --processes; done
   deliver
   exit "$rc"
 fi
 
 if [ "${1:-}" = malloc ]; then
   step "malloc's tunables against the one-process run's page faults, ${2:-400} photos to 4K"
-  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
   rc=0 keep=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=68719476736
   for tunables in "" glibc.malloc.hugetlb=1 "$keep" "glibc.malloc.hugetlb=1:$keep"; do
-    GLIBC_TUNABLES=$tunables bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
-      --count "${2:-400}" --max 4k --no-verify --gpus "1 2" --processes 2>&1 | tee -a "$logs/bench-malloc.txt"
-    rc=$((rc | PIPESTATUS[0]))
+    GLIBC_TUNABLES=$tunables photos_4k bench-malloc.txt --count "${2:-400}" --gpus "1 2" --processes
   done
   deliver
   exit "$rc"
@@ -165,13 +174,8 @@ fi
 
 if [ "${1:-}" = jobs ]; then
   step "files at once a GPU, 200 photos to 4K over 1, 2, 4 GPUs; then the batch against Grok"
-  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
   rc=0
-  for k in 8 12 16; do
-    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
-      --gpus "1 2 4" --jobs-per-gpu $k 2>&1 | tee -a "$logs/bench-jobs.txt"
-    rc=$((rc | PIPESTATUS[0]))
-  done
+  for k in 8 12 16; do photos_4k bench-jobs.txt --count 200 --gpus "1 2 4" --jobs-per-gpu $k; done
   [ -f .peers/env.sh ] && . .peers/env.sh
   bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop 2>&1 |
     tee "$logs/bench-batch.txt"
@@ -183,20 +187,9 @@ fi
 if [ "${1:-}" = compare ]; then
   step "batch and device tests; 200 photos to 4K over 1 and 2 GPUs; the batch against Grok and the baseline"
   batch_tests compare; rc=$?
-  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
-  for k in 8 16; do
-    bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count 200 --max 4k --no-verify \
-      --gpus "1 2" --jobs-per-gpu $k 2>&1 | tee -a "$logs/bench-compare.txt"
-    rc=$((rc | PIPESTATUS[0]))
-  done
+  for k in 8 16; do photos_4k bench-compare.txt --count 200 --gpus "1 2" --jobs-per-gpu $k; done
   [ -f .peers/env.sh ] && . .peers/env.sh
-  baseline=()
-  if [ -f .baseline/CMakeLists.txt ]; then
-    cmake -S .baseline -B build/gpu-baseline "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DGJ2K_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure-baseline.txt" 2>&1 &&
-      cmake --build build/gpu-baseline -j "$jobs" --target gj2k >"$logs/build-baseline.txt" 2>&1 &&
-      baseline=(--baseline "$PWD/build/gpu-baseline/gj2k")
-  fi
+  build_baseline
   bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop \
     "${baseline[@]}" 2>&1 | tee -a "$logs/bench-compare.txt"
   rc=$((rc | PIPESTATUS[0]))
@@ -208,14 +201,7 @@ if [ "${1:-}" = batch ]; then
   step "device, batch and Python tests, then the batch benchmark"
   batch_tests; rc=$?
   [ -f .peers/env.sh ] && . .peers/env.sh
-  baseline=()
-  if [ -f .baseline/CMakeLists.txt ]; then
-    cmake -S .baseline -B build/gpu-baseline "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DGJ2K_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure-baseline.txt" 2>&1 &&
-      cmake --build build/gpu-baseline -j "$jobs" --target gj2k >"$logs/build-baseline.txt" 2>&1 &&
-      baseline=(--baseline "$PWD/build/gpu-baseline/gj2k")
-    echo "baseline: $([ ${#baseline[@]} -gt 0 ] && build/gpu-baseline/gj2k --version | sed -n 1p || echo 'did not build')"
-  fi
+  build_baseline
   GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
     --count "${2:-200}" --runs "${3:-1}" --mixed --no-openjpeg --no-loop \
     --keep "$PWD/build/bench-batch" "${baseline[@]}" 2>&1 |
