@@ -11,6 +11,17 @@
 
 #include "gj2k.h"
 
+/* TEST_UNDER_ASAN: this build runs under AddressSanitizer (clang says so
+ * through __has_feature, gcc through __SANITIZE_ADDRESS__). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_UNDER_ASAN)
+#define TEST_UNDER_ASAN 1
+#endif
+
 typedef struct test_case {
     const char *name;
     void (*run)(void);

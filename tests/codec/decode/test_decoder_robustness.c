@@ -16,16 +16,8 @@
 #include "jp2_file.h"
 #include "test_harness.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ROBUST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(ROBUST_ASAN)
-#define ROBUST_ASAN 1
-#endif
 /* ASan's allocator hooks see every allocation's size (clang's headers). */
-#if defined(ROBUST_ASAN) && defined(__has_include)
+#if defined(TEST_UNDER_ASAN) && defined(__has_include)
 #if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
 #define ROBUST_ALLOCATION_HOOKS 1
