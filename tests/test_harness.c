@@ -117,6 +117,11 @@ static int run_case(const test_case *c)
 
 int test_main(int argc, char **argv, const test_case *cases, size_t count)
 {
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) { /* the cases' names, a line each */
+        for (size_t i = 0; i < count; i++)
+            printf("%s\n", cases[i].name);
+        return 0;
+    }
     const char *seed_text = getenv("GJ2K_TEST_SEED");
     uint64_t seed = seed_text ? strtoull(seed_text, NULL, 0)
                               : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);

@@ -1,6 +1,8 @@
 /* test_harness.h - a very small test runner. Each test program lists its
  * cases in a table; `program NAME` runs one case (ctest registers each case
- * as its own test), `program` with no argument runs them all.
+ * as its own test), `program` with no argument runs them all, `program
+ * --list` names them (tests/cases_registered.cmake checks that list against
+ * the cases CMake registers).
  * Exit status: 0 passed, 1 failed, 77 skipped (ctest SKIP_RETURN_CODE). */
 #ifndef GJ2K_TEST_HARNESS_H
 #define GJ2K_TEST_HARNESS_H
