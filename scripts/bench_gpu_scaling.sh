@@ -6,7 +6,9 @@
 # with --devices over the first 1, 2, 4 and 8 GPUs (as many as there are),
 # the GPUs' own (--cpu-workers 0). Prints throughput (MP/s, files/s), the
 # scaling against one GPU, each GPU's busy share (nvidia-smi, 100 ms
-# samples), the host's peak memory, and the run's timeline (when every GPU
+# samples), the host's peak memory, the files' span (from every GPU's
+# opening to the last file done: the run less CUDA's start and end) and its
+# scaling, and the run's timeline (when every GPU
 # was open, when the last file started, when all were done).
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
@@ -61,7 +63,17 @@ rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
 # nvidia-smi sampling; fills ms[NAME], busy[NAME], peak[NAME], timeline[NAME]
-declare -A ms busy peak timeline
+declare -A ms busy peak timeline span
+# files_span SUMMARY...: the longest of the summaries' spans from every
+# worker's GPU open (0 s without a GPU) to the files done, in s
+files_span() {
+  sed -n 's/^ *the run: //p' "$@" | awk '{
+      open = 0; done = ""
+      if (match($0, /GPU open at [0-9.]+/)) open = substr($0, RSTART + 12, RLENGTH - 12)
+      if (match($0, /files were done at [0-9.]+/)) done = substr($0, RSTART + 19, RLENGTH - 19)
+      if (done != "" && done - open > most) most = done - open
+    } END { if (most > 0) printf "%.2f", most; else printf "?" }'
+}
 failed=0
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
@@ -79,6 +91,7 @@ run() { local name=$1 n=$2; shift 2
     END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
   peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
   timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
+  span[$name]=$(files_span "summary-$name.txt")
 }
 # split NAME N ARGS...: N processes at once, process k on GPU k alone (its
 # CUDA shown that GPU only) with --shard k+1/N; timed from the first start
@@ -95,6 +108,7 @@ split() { local name=$1 n=$2; shift 2
   ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
   [ $bad = 0 ] || { echo "bench_gpu_scaling: $name failed" >&2; failed=1; ms[$name]=failed; }
   timeline[$name]=$(for ((k = 0; k < n; k++)); do sed -n "s/^ *the run: /GPU $k: /p" "summary-$name-$k.txt"; done | paste -sd';')
+  span[$name]=$(files_span "summary-$name"-*.txt)
   busy[$name]=- peak[$name]=-
 }
 for n in $gpu_counts; do
@@ -114,18 +128,20 @@ echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${
 [ -n "$per_gpu" ] && echo "--jobs $per_gpu a GPU"
 echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."
 echo
-echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | each GPU busy % | peak host MB | the run's timeline |"
-echo "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | files' span s | its scaling | each GPU busy % | peak host MB | the run's timeline |"
+echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
     k=$what$n
     echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
          "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
+         "${span[$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[$k]:-}") |" \
          "${busy[$k]} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
     [ -n "${ms[p$k]:-}" ] &&
       echo "| $n | $([ $what = e ] && echo encode || echo decode), a process a GPU | $(awk -v m="${ms[p$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
            "$(mps "${ms[p$k]}") | $(files_per_s "${ms[p$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[p$k]}") |" \
+           "${span[p$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[p$k]:-}") |" \
            "- | - | ${timeline[p$k]:-?} |"
   done
 done
