@@ -94,10 +94,15 @@ run() { local name=$1 n=$2; shift 2
   span[$name]=$(files_span "summary-$name.txt")
 }
 # split NAME N ARGS...: N processes at once, process k on GPU k alone (its
-# CUDA shown that GPU only) with --shard k+1/N; timed from the first start
-# to the last end; fills ms[NAME] and timeline[NAME] (each process's)
+# CUDA shown that GPU only) with --shard k+1/N, each file on as many threads
+# as in one process with N GPUs (the cores over every GPU's files at once);
+# timed from the first start to the last end; fills ms[NAME] and
+# timeline[NAME] (each process's)
 split() { local name=$1 n=$2; shift 2
   local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs "$per_gpu")
+  local threads=$(( $(nproc) / (n * ${per_gpu:-8}) ))
+  [ "$threads" -ge 1 ] || threads=1
+  jobs+=(-threads "$threads")
   local s k pids=() bad=0; s=$(date +%s%N)
   for ((k = 0; k < n; k++)); do
     # shellcheck disable=SC2086 # $verify: one word or none

@@ -48,14 +48,16 @@ static size_t batch_cpu_workers(const batch_settings *settings, unsigned cores)
     return spare < BATCH_CPU_WORKERS ? spare : BATCH_CPU_WORKERS;
 }
 
-/* glibc's malloc told to keep what a file frees for the next: blocks up to
- * 32 MiB (its largest threshold) from the heaps, never mapped and unmapped
- * a file, and freed memory not given back. With glibc's sliding threshold
- * and trimming, 16 workers on 2 GPUs re-faulted their planes file after
- * file (400 photos to 4K, 2 H200, 32 cores, docs/gpu-notes.md: 1.60M page
- * faults and 9.9 s system time against 0.56M and 4.8 s, encode 6.25 ->
- * 5.77 s; one GPU 10.10 -> 10.07 s). The process's own: the program's,
- * not the library's, to set. */
+/* glibc's malloc told to keep more of what a file frees for the next:
+ * blocks up to 32 MiB (the top of glibc's own sliding threshold) from the
+ * heaps rather than mapped and unmapped a file, and the heaps' tops not
+ * trimmed (a worker thread's secondary heap of 64 MiB is still unmapped
+ * once wholly free). With glibc's sliding threshold and trimming, 16
+ * workers on 2 GPUs re-faulted their planes file after file (400 photos to
+ * 4K, 2 H200, 32 cores, docs/gpu-notes.md: 1.60M page faults and 9.9 s
+ * system time against 0.56M and 4.8 s, encode 6.25 -> 5.77 s; one GPU
+ * 10.10 -> 10.07 s). Over GLIBC_TUNABLES of the same. The process's own:
+ * the program's, not the library's, to set. */
 static void batch_keep_freed_memory(void)
 {
 #if defined(__GLIBC__)

@@ -20,9 +20,10 @@
 #                                 photos to 4K on 1 and 2 GPUs, also as one process a GPU
 #                                 (--processes), twice; then over COUNT (600) photos once.
 #   bash tests/gpu/run.sh malloc [COUNT]   builds gj2k, then bench_gpu_scaling.sh over COUNT
-#                                 (400) photos to 4K on 1 and 2 GPUs (--processes) under
-#                                 glibc malloc's tunables: default, huge pages, a fixed
-#                                 mmap threshold of 32 MiB with no trimming, and both.
+#                                 (400) photos to 4K on 1 and 2 GPUs (--processes) with
+#                                 glibc malloc's defaults and with huge pages (the batch
+#                                 has set its mmap threshold and trimming itself since
+#                                 94ec35a, over any GLIBC_TUNABLES of those).
 #   bash tests/gpu/run.sh compare   builds gj2k and the batch tests, runs them (no Python),
 #                                 then bench_gpu_scaling.sh over 200 photos to 4K on 1 and 2
 #                                 GPUs (the default, and 16 files at once a GPU), then
@@ -77,6 +78,9 @@ grep -E 'gj2k: CUDA' "$logs/configure.txt"
 [ -f .bench/photo4k.ppm ] || [ ! -f .bench/source.ppm ] ||
   python3 tests/gpu/make_photo4k.py .bench/source.ppm .bench/photo4k.ppm 3840 2160
 if [ -f .bench/photo4k.ppm ]; then
+  # the benchmark scripts' source photo (bench_batch.sh, bench_gpu_scaling.sh): the
+  # machine has no ../shared to fall back on
+  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
   [ -f .bench/photo4k_lossless.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossless.j2k >/dev/null
   [ -f .bench/photo4k_lossy.j2k ] || build/gpu/gj2k encode -i .bench/photo4k.ppm -o .bench/photo4k_lossy.j2k -I -r 20 >/dev/null
   # in tiles of 512x512: 40 tiles, each too small to fill the GPU alone
@@ -112,8 +116,8 @@ batch_tests() {
 # photos_4k LOG ARGS...: bench_gpu_scaling.sh over photos to 4K without
 # --verify (ARGS: --count, --gpus, ...), appended to LOG; a failure sets rc.
 photos_4k() { local log=$1; shift
-  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
-    --max 4k --no-verify "$@" 2>&1 | tee -a "$logs/$log"
+  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --max 4k --no-verify "$@" 2>&1 |
+    tee -a "$logs/$log"
   rc=$((rc | PIPESTATUS[0]))
 }
 # build_baseline: .baseline's source (an older commit) built beside, for
@@ -140,7 +144,6 @@ if [ "${1:-}" = scaling ]; then
   step "device, batch and Python tests; CUDA's start cost; scaling over the GPUs"
   batch_tests; rc=$?
   [ "${GJ2K_START_COST:-1}" = 0 ] || bash tests/gpu/start_cost.sh build/gpu/gj2k 2>&1 | tee "$logs/start-cost.txt"
-  export GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm
   bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-140}" 2>&1 |
     tee "$logs/bench-scaling.txt"
   rc=$((rc | PIPESTATUS[0]))
@@ -164,8 +167,8 @@ fi
 
 if [ "${1:-}" = malloc ]; then
   step "malloc's tunables against the one-process run's page faults, ${2:-400} photos to 4K"
-  rc=0 keep=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=68719476736
-  for tunables in "" glibc.malloc.hugetlb=1 "$keep" "glibc.malloc.hugetlb=1:$keep"; do
+  rc=0
+  for tunables in "" glibc.malloc.hugetlb=1; do
     GLIBC_TUNABLES=$tunables photos_4k bench-malloc.txt --count "${2:-400}" --gpus "1 2" --processes
   done
   deliver
@@ -202,7 +205,7 @@ if [ "${1:-}" = batch ]; then
   batch_tests; rc=$?
   [ -f .peers/env.sh ] && . .peers/env.sh
   build_baseline
-  GJ2K_BENCH_PHOTO=$PWD/.bench/photo4k.ppm bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
+  bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" \
     --count "${2:-200}" --runs "${3:-1}" --mixed --no-openjpeg --no-loop \
     --keep "$PWD/build/bench-batch" "${baseline[@]}" 2>&1 |
     tee "$logs/bench-batch.txt"
