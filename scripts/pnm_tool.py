@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Small PNM helpers for the benchmark scripts (8-bit RGB PPM, P6).
 
-  pnm_tool.py tile IN OUT W H      IN mirrored out to W x H (W, H at most twice IN's)
+  pnm_tool.py tile IN OUT W H      IN mirrored out to W x H, a mosaic of it and its mirror images
   pnm_tool.py crop IN OUT X Y W H  the W x H rectangle of IN at (X, Y)
   pnm_tool.py cmp A B [REF]        'exact', or the PSNR of A against REF (default B)
                                    and the largest difference between A and B
@@ -42,16 +42,19 @@ def rgb(path):
 
 def tile(src, dst, out_w, out_h):
     w, h, px = rgb(src)
-    if 2 * w < out_w or 2 * h < out_h:
-        sys.exit('%s: less than half of %dx%d' % (src, out_w, out_h))
-    rows = []
-    for y in range(out_h):
-        row = px[(y if y < h else 2 * h - 1 - y) * w * 3:][:w * 3]
+    rows = [px[y * w * 3:(y + 1) * w * 3] for y in range(h)]
+    pairs = []  # each row and the same row right to left, each pixel kept RGB
+    for row in rows:
         backwards = row[::-1]
-        mirrored = bytearray(len(row))  # the row reversed, each pixel kept RGB
+        mirrored = bytearray(len(row))
         mirrored[0::3], mirrored[1::3], mirrored[2::3] = backwards[2::3], backwards[1::3], backwards[0::3]
-        rows.append((row + bytes(mirrored))[:out_w * 3])
-    write(dst, out_w, out_h, b''.join(rows))
+        pairs.append((row, bytes(mirrored)))
+    out = []
+    for y in range(out_h):  # tiles alternate forward and mirrored, across and down
+        tile_y, r = divmod(y, h)
+        forward, backward = pairs[r if tile_y % 2 == 0 else h - 1 - r]
+        out.append(b''.join(forward if t % 2 == 0 else backward for t in range(out_w // w + 1))[:out_w * 3])
+    write(dst, out_w, out_h, b''.join(out))
 
 
 def crop(src, dst, x, y, out_w, out_h):

@@ -77,6 +77,7 @@ typedef struct batch_state {
     void *context;
     unsigned threads_each;
     batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
+    const unsigned *gpu_names; /* what the summary and report call each of settings->gpus */
     size_t gpu_jobs;        /* workers on GPUs */
     FILE *report;
     bool report_failed;
@@ -255,9 +256,7 @@ static void code_item(batch_state *s, size_t index, size_t number)
                  item->output, strerror(errno));
     } else {
         s->job(s->context, item, s->threads_each, w, &outcome);
-        outcome.gpu = s->settings->gpu_names && s->settings->num_gpus && !w->on_cpu
-                          ? s->settings->gpu_names[gpu_slot]
-                          : gpu;
+        outcome.gpu = s->settings->num_gpus && !w->on_cpu ? s->gpu_names[gpu_slot] : gpu;
     }
     outcome.seconds = now_seconds() - start;
     pthread_mutex_lock(&s->lock);
@@ -323,9 +322,7 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
     printf("  %zu of %zu files on a GPU", s->on_gpu, s->done);
     if (s->settings->num_gpus > 1)
         for (size_t k = 0; k < s->settings->num_gpus && k < BATCH_SHOWN_GPUS; k++)
-            printf("%s GPU %u: %zu", k ? "," : " (",
-                   s->settings->gpu_names ? s->settings->gpu_names[k] : s->settings->gpus[k],
-                   s->on_each_gpu[k]);
+            printf("%s GPU %u: %zu", k ? "," : " (", s->gpu_names[k], s->on_each_gpu[k]);
     printf("%s", s->settings->num_gpus > 1 ? ")" : "");
     if (s->on_cpu_workers > 0)
         printf(", %zu by the CPU workers", s->on_cpu_workers);
@@ -354,7 +351,8 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
 int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,
               void *context)
 {
-    batch_state s = {.list = list, .settings = settings, .job = job, .context = context};
+    batch_state s = {.list = list, .settings = settings, .job = job, .context = context,
+                     .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
     unsigned cores = parallel_thread_count(0);
     /* With GPUs, BATCH_JOBS_A_GPU workers a GPU: more wait on each other's
      * kernels (2 H200, 32 cores, 200 photos: 16 workers encode in 3.03 s,

@@ -2,7 +2,7 @@
 # Makes the ignored folders that tests/gpu/run.sh uses when they are carried
 # to the GPU machine (which has no network and no ../shared):
 #   .bench/              source.ppm (../shared/images/Bretagne1.ppm); run.sh
-#                        makes photo4k.ppm from it (tests/gpu/make_photo4k.py)
+#                        makes photo4k.ppm from it (scripts/pnm_tool.py tile)
 #                        and the photo's lossless and -I -r 20 codestreams
 #   .conformance-input/  the T.803 codestreams (../shared/conformance/input)
 #   .nvjpeg2k/           nvidia-nvjpeg2k-cu13 from the Python registry: include/, lib/

@@ -76,7 +76,7 @@ cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { 
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
 # The 4K photo, made from the small source prepare.sh carries, and its codestreams.
 [ -f .bench/photo4k.ppm ] || [ ! -f .bench/source.ppm ] ||
-  python3 tests/gpu/make_photo4k.py .bench/source.ppm .bench/photo4k.ppm 3840 2160
+  python3 scripts/pnm_tool.py tile .bench/source.ppm .bench/photo4k.ppm 3840 2160
 if [ -f .bench/photo4k.ppm ]; then
   # the benchmark scripts' source photo (bench_batch.sh, bench_gpu_scaling.sh): the
   # machine has no ../shared to fall back on
