@@ -52,6 +52,9 @@ static bool time_encode(const char *name, const gj2k_image *image,
     }
     image_difference difference;
     char why[256];
+    /* checked by a decode with the defaults (its own device choice), not on
+     * the encode's device and context as encode_check_options would: one
+     * reference for the CPU's and the GPU's output */
     gj2k_decode_options decode = GJ2K_DECODE_OPTIONS_INIT;
     decode.threads = options->threads;
     bool compared = image_compare_encoded(image, data, size, &decode, &difference, why,

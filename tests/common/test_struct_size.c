@@ -142,13 +142,22 @@ static void test_older_options_take_defaults(void)
     free(pnm);
     free(pnm_old);
 
-    /* describe options cut before their callback: the same JSON */
-    gj2k_describe_options describe = {.style = GJ2K_DESCRIBE_JSON};
+    /* describe options cut before their callback: the same JSON, of a file
+     * that warns (no EOC), so that a callback read past the cut is called */
+    char no_eoc[1024];
+    snprintf(no_eoc, sizeof no_eoc, "%s/no_eoc.j2k", test_temp_dir());
+    FILE *cut = fopen(no_eoc, "wb");
+    REQUIRE(cut != NULL);
+    REQUIRE(fwrite(want, 1, want_size - 2, cut) == want_size - 2 && fclose(cut) == 0);
+    test_warnings heard = {0};
+    gj2k_describe_options describe = {.style = GJ2K_DESCRIBE_JSON, .warning = record_warning,
+                                      .warning_user = &heard};
+    char *described = NULL, *described_old = NULL;
+    REQUIRE(gj2k_describe_file(no_eoc, &describe, &described, NULL, &error) == GJ2K_OK);
+    CHECK(heard.count > 0);
     gj2k_describe_options *old_describe =
         older(&describe, sizeof describe, offsetof(gj2k_describe_options, warning));
-    char *described = NULL, *described_old = NULL;
-    REQUIRE(gj2k_describe_file(path, &describe, &described, NULL, &error) == GJ2K_OK);
-    REQUIRE(gj2k_describe_file(path, old_describe, &described_old, NULL, &error) == GJ2K_OK);
+    REQUIRE(gj2k_describe_file(no_eoc, old_describe, &described_old, NULL, &error) == GJ2K_OK);
     CHECK(strcmp(described, described_old) == 0);
     free(described);
     free(described_old);
@@ -395,10 +404,13 @@ static void test_zero_is_the_first_layout(void)
     char path[1024];
     snprintf(path, sizeof path, "%s/zero.j2k", test_temp_dir());
     REQUIRE(gj2k_encode_file(image, path, &zero, NULL, &error) == GJ2K_OK);
-    gj2k_describe_options describe_zero = {0};
+    /* JSON, not the default text: a struct_size of 0 must still reach style */
+    gj2k_describe_options describe_zero = {.style = GJ2K_DESCRIBE_JSON};
+    describe_init.style = GJ2K_DESCRIBE_JSON;
     char *described = NULL, *described_init = NULL;
     REQUIRE(gj2k_describe_file(path, &describe_zero, &described, NULL, &error) == GJ2K_OK);
     REQUIRE(gj2k_describe_file(path, &describe_init, &described_init, NULL, &error) == GJ2K_OK);
+    CHECK(described[0] == '{');
     CHECK(strcmp(described, described_init) == 0);
     free(described);
     free(described_init);
