@@ -22,7 +22,7 @@ void gj2k_warn(gj2k_warning_fn warning, void *user, const char *format, ...)
 {
     if (warning == NULL)
         return;
-    char message[256];
+    char message[2 * sizeof ((gj2k_error *)0)->message]; /* room for an error's message quoted */
     va_list args;
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);

@@ -23,11 +23,8 @@ static bool count_codeblocks(const j2k_codestream *cs, const uint8_t *codestream
     gj2k_error census_error = {0};
     if (codeblock_census_of(cs, codestream, census, &census_error) == GJ2K_OK)
         return true;
-    if (options->warning != NULL) {
-        char message[sizeof census_error.message + 40];
-        snprintf(message, sizeof message, "code-blocks not counted: %s", census_error.message);
-        options->warning(options->warning_user, message);
-    }
+    gj2k_warn(options->warning, options->warning_user, "code-blocks not counted: %s",
+              census_error.message);
     return false;
 }
 
