@@ -18,6 +18,9 @@
  * marker's ISO 8859-15 text, T.800 A.9.2) bytes 0x7F and up as well. */
 void describe_json_string(byte_buffer *out, const char *text, size_t size, bool latin1);
 
+/* A JSON boolean literal. */
+static inline const char *describe_json_bool(bool value) { return value ? "true" : "false"; }
+
 /* A JPEG 2000 codestream or JP2 file (describe_jpeg2000.c); failures
  * name the file. */
 gj2k_status describe_jpeg2000(const char *path, const gj2k_describe_options *options,

@@ -11,8 +11,6 @@ static const char *progression_name(unsigned p)
     return p < 5 ? names[p] : "unknown";
 }
 
-static const char *json_bool(bool value) { return value ? "true" : "false"; }
-
 static void describe_coding(const j2k_component_coding *c, byte_buffer *out)
 {
     byte_buffer_printf(out, "{\"levels\": %u, \"transform\": \"%s\", \"code_block\": [%u, %u], "
@@ -45,7 +43,7 @@ static void describe_header(const j2k_header_params *h, byte_buffer *out)
         byte_buffer_printf(out, "{\"progression\": \"%s\", \"layers\": %u, \"mct\": %u, "
                         "\"sop\": %s, \"eph\": %s, \"coding\": ",
                         progression_name(h->cod->progression), h->cod->layers, h->cod->mct,
-                        json_bool(h->cod->use_sop), json_bool(h->cod->use_eph));
+                        describe_json_bool(h->cod->use_sop), describe_json_bool(h->cod->use_eph));
         describe_coding(&h->cod->coding, out);
         byte_buffer_printf(out, "}");
     } else {
@@ -107,13 +105,13 @@ void describe_codestream_json(const j2k_codestream *cs, byte_buffer *out)
     for (uint32_t c = 0; c < siz->num_components; c++)
         byte_buffer_printf(out, "%s{\"precision\": %u, \"signed\": %s, \"dx\": %u, \"dy\": %u}",
                         c ? ", " : "", siz->components[c].precision,
-                        json_bool(siz->components[c].is_signed), siz->components[c].dx,
+                        describe_json_bool(siz->components[c].is_signed), siz->components[c].dx,
                         siz->components[c].dy);
     byte_buffer_printf(out, "]}, \"main_header\": ");
     describe_header(&cs->main_header, out);
     byte_buffer_printf(out, ", \"markers\": {\"tlm\": %s, \"ppm\": %s, \"crg\": %s, \"eoc\": %s}",
-                    json_bool(cs->num_tlm), json_bool(cs->has_ppm), json_bool(cs->registration),
-                    json_bool(cs->has_eoc));
+                    describe_json_bool(cs->num_tlm), describe_json_bool(cs->has_ppm),
+                    describe_json_bool(cs->registration), describe_json_bool(cs->has_eoc));
     const j2k_capabilities *cap = &cs->capabilities;
     if (cap->present) {
         byte_buffer_printf(out, ", \"cap\": {\"pcap\": %u", cap->pcap);
@@ -122,8 +120,10 @@ void describe_codestream_json(const j2k_codestream *cs, byte_buffer *out)
                             "\"multiple_ht_sets\": %s, \"rgn\": %s, \"heterogeneous\": %s, "
                             "\"irreversible\": %s, \"magb\": %u",
                             cap->ccap15, j2k_ccap15_set_name(cap->ccap15),
-                            json_bool(cap->ccap15 & 0x2000), json_bool(cap->ccap15 & 0x1000),
-                            json_bool(cap->ccap15 & 0x0800), json_bool(cap->ccap15 & 0x0020),
+                            describe_json_bool(cap->ccap15 & 0x2000),
+                            describe_json_bool(cap->ccap15 & 0x1000),
+                            describe_json_bool(cap->ccap15 & 0x0800),
+                            describe_json_bool(cap->ccap15 & 0x0020),
                             cap->ccap15 & 0x1Fu);
         byte_buffer_printf(out, "}");
     }
@@ -138,7 +138,7 @@ void describe_codestream_json(const j2k_codestream *cs, byte_buffer *out)
                             "\"plt\": %s}",
                             p ? ", " : "", tile->parts[p].part_index, tile->parts[p].data_start,
                             tile->parts[p].data_end,
-                            json_bool(tile->parts[p].packet_lengths.count));
+                            describe_json_bool(tile->parts[p].packet_lengths.count));
         byte_buffer_printf(out, "]}");
     }
     byte_buffer_printf(out, "]}");

@@ -73,7 +73,7 @@ static void describe_json(const char *path, gj2k_file_format format, const gj2k_
         byte_buffer_printf(out, "%s{\"width\": %u, \"height\": %u, \"precision\": %u, "
                         "\"signed\": %s, \"dx\": %u, \"dy\": %u, \"role\": \"%s\"}",
                         c ? ", " : "", comp->width, comp->height, comp->precision,
-                        comp->is_signed ? "true" : "false", comp->dx, comp->dy,
+                        describe_json_bool(comp->is_signed), comp->dx, comp->dy,
                         role_name(comp->role));
     }
     byte_buffer_printf(out, "]}\n");

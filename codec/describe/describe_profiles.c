@@ -30,7 +30,7 @@ static void describe_imf_check(const j2k_codestream *cs, bool json, byte_buffer 
     if (json) {
         byte_buffer_printf(out, ", \"profile\": {\"name\": \"IMF %s\", \"main_level\": %u, "
                         "\"sub_level\": %u, \"conforms\": %s, \"problems\": ",
-                        p->name, main_level, sub_level, ok ? "true" : "false");
+                        p->name, main_level, sub_level, describe_json_bool(ok));
         describe_json_string(out, why, strlen(why), false);
         byte_buffer_printf(out, ", \"max_fps_main_level\": ");
         describe_frame_rate(by_main, out);
@@ -75,7 +75,7 @@ void describe_profile_check(const j2k_codestream *cs, bool json, byte_buffer *ou
         bool ok = j2k_cinema_check(cs, limits, why, sizeof why);
         if (json) {
             byte_buffer_printf(out, ", \"%ufps\": {\"conforms\": %s, \"problems\": ", rates[i],
-                            ok ? "true" : "false");
+                            describe_json_bool(ok));
             describe_json_string(out, why, strlen(why), false);
             byte_buffer_printf(out, "}");
         } else {
