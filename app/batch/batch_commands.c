@@ -41,6 +41,11 @@ static int share_devices(const char *command, batch_request *batch, gj2k_device 
     return status;
 }
 
+/* Files decoded at once a GPU, where the cores allow (batch_run.c): a
+ * decode spends more of a file's time on the CPU (Tier-2, writing) than an
+ * encode, so more files keep the GPU fed. */
+#define BATCH_DECODE_JOBS_A_GPU 16
+
 /* The stages of each command's report (batch_jobs.c fills them in this order). */
 static const char *const encode_stages[] = {"open GPU", "transforms", "of them GPU copies",
                                             "Tier-1", "rate control", "Tier-2", NULL};
@@ -169,6 +174,7 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
     batch_settings settings = batch->settings;
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;
+    settings.jobs_a_gpu = BATCH_DECODE_JOBS_A_GPU;
     int status = share_devices("decode", batch, job.decode.device, &settings);
     if (status == 0)
         status = run_list(batch, &settings, batch_decode_file, &job);

@@ -1,8 +1,8 @@
 /* batch_run.c - see batch_run.h. The queue is an index into the list under
- * a lock: each worker holds one file at a time, so memory stays that of
- * `jobs` files (and the CPU workers' beside them) however long the list. The largest files go first, so that
- * the run does not end on a big file coded alone while the other workers
- * (and the GPU) idle. */
+ * a lock: each worker holds one file at a time, so memory stays that of its
+ * workers' files (batch_workers.h) however long the list. The largest files
+ * go first, so that the run does not end on a big file coded alone while
+ * the other workers (and the GPU) idle. */
 #include "batch_run.h"
 
 #include <errno.h>
@@ -19,34 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch_workers.h"
 #include "byte_buffer.h"
 #include "clock.h"
 #include "describe.h"
 #include "options.h"
 #include "parallel_pool.h"
-
-/* Files coded at once a GPU, by default (batch_run). */
-#define BATCH_JOBS_A_GPU 8
-
-/* CPU workers beside the GPUs by default: half the cores past
- * BATCH_CORES_A_GPU a GPU, at most BATCH_CPU_WORKERS. Measured on 2 H200
- * and 32 cores, 200 photos from 768x512 to 4K (docs/gpu-notes.md): beside
- * one GPU 8 CPU workers encode in 3.97 s instead of 5.11 (16: 4.29) and
- * decode in 3.05 instead of 3.56; beside two GPUs 8 of them slow the run
- * (encode 3.09 -> 3.26 s, decode 2.43 -> 2.59). */
-#define BATCH_CORES_A_GPU 16
-#define BATCH_CPU_WORKERS 8
-
-static size_t batch_cpu_workers(const batch_settings *settings, unsigned cores)
-{
-    if (settings->num_gpus == 0)
-        return 0;
-    if (settings->cpu_workers >= 0)
-        return (size_t)settings->cpu_workers;
-    size_t busy = settings->num_gpus * BATCH_CORES_A_GPU;
-    size_t spare = cores > busy ? (cores - busy) / 2 : 0;
-    return spare < BATCH_CPU_WORKERS ? spare : BATCH_CPU_WORKERS;
-}
 
 /* glibc's malloc told to keep more of what a file frees for the next:
  * blocks up to 32 MiB (the top of glibc's own sliding threshold) from the
@@ -78,7 +56,8 @@ typedef struct batch_state {
     unsigned threads_each;
     batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
     const unsigned *gpu_names; /* what the summary and report call each of settings->gpus */
-    size_t gpu_jobs;        /* workers on GPUs */
+    size_t gpu_jobs;        /* workers on GPUs (with no GPU: every worker) */
+    size_t cpu_workers;     /* workers beside them, on the CPU */
     FILE *report;
     bool report_failed;
     bool progress;
@@ -331,6 +310,14 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
         printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
     printf("\n");
+    /* how the files were shared out (batch_workers.h) */
+    printf("  the workers: %zu files at once on ", s->gpu_jobs);
+    if (s->settings->num_gpus > 0)
+        printf("%zu GPU%s and %zu on the CPU beside them", s->settings->num_gpus,
+               s->settings->num_gpus > 1 ? "s" : "", s->cpu_workers);
+    else
+        printf("the CPU");
+    printf(", %u thread%s a file\n", s->threads_each, s->threads_each > 1 ? "s" : "");
     /* where the run's time went that no file's stages show */
     printf("  the run:");
     if (s->settings->num_gpus > 0)
@@ -354,22 +341,11 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     batch_state s = {.list = list, .settings = settings, .job = job, .context = context,
                      .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
     unsigned cores = parallel_thread_count(0);
-    /* With GPUs, BATCH_JOBS_A_GPU workers a GPU: more wait on each other's
-     * kernels (2 H200, 32 cores, 200 photos: 16 workers encode in 3.03 s,
-     * 32 in 3.42, 64 in 3.79; docs/gpu-notes.md) */
-    size_t jobs = settings->jobs             ? settings->jobs
-                  : settings->num_gpus == 0 ? cores
-                                            : settings->num_gpus * BATCH_JOBS_A_GPU;
-    if (settings->jobs == 0 && jobs > cores)
-        jobs = cores;
-    if (jobs > list->count)
-        jobs = list->count ? list->count : 1;
-    /* CPU workers beside the GPUs' (--cpu-workers), on the smallest files */
-    size_t cpu_workers = batch_cpu_workers(settings, cores);
-    s.gpu_jobs = jobs;
-    jobs += cpu_workers;
-    s.threads_each = settings->threads ? settings->threads
-                                       : (unsigned)(cores / jobs > 0 ? cores / jobs : 1);
+    batch_worker_counts counts = batch_count_workers(settings, list->count, cores);
+    s.gpu_jobs = counts.gpu_jobs;
+    s.cpu_workers = counts.cpu_workers;
+    size_t jobs = counts.gpu_jobs + counts.cpu_workers;
+    s.threads_each = counts.threads_each;
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
     if (settings->report != NULL) {
         s.report = fopen(settings->report, "w");

@@ -74,6 +74,9 @@ typedef struct batch_settings {
      * add throughput (batch_cpu_workers). With no GPU, every worker is the
      * CPU's and this is ignored. */
     int cpu_workers;
+    /* Files coded at once a GPU by default (0: BATCH_JOBS_A_GPU): more than
+     * that only as far as half the cores a GPU allow (batch_gpu_jobs). */
+    unsigned jobs_a_gpu;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or
