@@ -26,7 +26,7 @@
 #                                 94ec35a, over any GLIBC_TUNABLES of those).
 #   bash tests/gpu/run.sh compare   builds gj2k and the batch tests, runs them (no Python),
 #                                 then bench_gpu_scaling.sh over 200 photos to 4K on 1 and 2
-#                                 GPUs (the default, and 8 files at once a GPU; twice), then
+#                                 GPUs, this build and .baseline's in turn, twice; then
 #                                 scripts/bench_batch.sh against Grok and .baseline's build.
 #   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
 #                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
@@ -115,8 +115,9 @@ batch_tests() {
 
 # photos_4k LOG ARGS...: bench_gpu_scaling.sh over photos to 4K without
 # --verify (ARGS: --count, --gpus, ...), appended to LOG; a failure sets rc.
+# GJ2K_BIN: another gj2k to run (the baseline's).
 photos_4k() { local log=$1; shift
-  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --max 4k --no-verify "$@" 2>&1 |
+  bash scripts/bench_gpu_scaling.sh "${GJ2K_BIN:-$PWD/build/gpu/gj2k}" --max 4k --no-verify "$@" 2>&1 |
     tee -a "$logs/$log"
   rc=$((rc | PIPESTATUS[0]))
 }
@@ -190,10 +191,17 @@ fi
 if [ "${1:-}" = compare ]; then
   step "batch and device tests; 200 photos to 4K over 1 and 2 GPUs; the batch against Grok and the baseline"
   batch_tests compare; rc=$?
-  # the default against 8 files at once a GPU (the default before dee2754), twice
-  for k in "" 8 "" 8; do photos_4k bench-compare.txt --count 200 --gpus "1 2" ${k:+--jobs-per-gpu $k}; done
   [ -f .peers/env.sh ] && . .peers/env.sh
   build_baseline
+  # this build against the baseline's, each twice, in turn
+  for round in 1 2; do
+    echo "== this build, round $round" >>"$logs/bench-compare.txt"
+    photos_4k bench-compare.txt --count 200 --gpus "1 2"
+    if [ ${#baseline[@]} -gt 0 ]; then
+      echo "== the baseline, round $round" >>"$logs/bench-compare.txt"
+      GJ2K_BIN=${baseline[1]} photos_4k bench-compare.txt --count 200 --gpus "1 2"
+    fi
+  done
   bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop \
     "${baseline[@]}" 2>&1 | tee -a "$logs/bench-compare.txt"
   rc=$((rc | PIPESTATUS[0]))
