@@ -1,15 +1,12 @@
-/* stream_memory.cuh - memory for the copies and kernels of one stream.
- * Device memory taken and given back in the order of
+/* stream_memory.cuh - device memory taken and given back in the order of
  * one stream (cudaMallocFromPoolAsync, cudaFreeAsync) from a pool of its
  * owner's. cudaFree waits for the whole device, so when one of the workers
  * sharing a GPU grew a buffer, every other worker's kernels drained first
  * (docs/gpu-notes.md, seventh session); here a buffer grows in its own
  * stream's order. The pool keeps what is given back (no release threshold)
  * until it is closed: the owner's buffers are reused, returned to the
- * driver between images only when one grows (stream_memory_trim). Where
- * the device has no memory pools, the calls fall back to cudaMalloc and
- * cudaFree. And host memory pinned for the time of one copy (pinned_range_*,
- * at the end). Included by CUDA sources only. */
+ * driver between images only when one grows (stream_memory_trim). Where the device has no memory pools, the calls
+ * fall back to cudaMalloc and cudaFree. Included by CUDA sources only. */
 #ifndef GJ2K_STREAM_MEMORY_CUH
 #define GJ2K_STREAM_MEMORY_CUH
 
@@ -89,35 +86,6 @@ static inline void stream_memory_close(stream_memory *m)
         cudaMemPoolDestroy(m->pool);
     }
     m->pool = nullptr;
-}
-
-/* Host memory page-locked for the time of one copy (cudaHostRegister), so
- * that the copy runs at the bus's rate by DMA rather than through the
- * driver's staging buffers, which the workers sharing a GPU take in turn
- * (docs/gpu-notes.md, tenth session). Registering memory already written
- * costs ~45 us/MB; below 1 MiB it is not worth the system call. Where
- * registering fails (pages shared with a range already registered, memory
- * mapped read-only), the copy goes from ordinary memory. */
-
-/* Ranges smaller than this are copied from ordinary memory. */
-constexpr size_t kPinnedRangeLeast = (size_t)1 << 20;
-
-/* Pins [pointer, pointer + bytes) when large enough; true when it did (the
- * caller then unpins it with pinned_range_end once the copy is done). */
-static inline bool pinned_range_begin(const void *pointer, size_t bytes)
-{
-    if (pointer == nullptr || bytes < kPinnedRangeLeast)
-        return false;
-    if (cudaHostRegister(const_cast<void *>(pointer), bytes, cudaHostRegisterDefault) == cudaSuccess)
-        return true;
-    cudaGetLastError(); /* not sticky: the copy goes the slow way */
-    return false;
-}
-
-static inline void pinned_range_end(const void *pointer)
-{
-    if (cudaHostUnregister(const_cast<void *>(pointer)) != cudaSuccess)
-        cudaGetLastError();
 }
 
 #endif

@@ -428,25 +428,32 @@ static dwt_levels::SamplesIn samples_in(const void *data, const gpu_forward_plan
                                  p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
 }
 
-/* Host memory page-locked for the time of its upload (stream_memory.cuh),
- * so that the copy runs at the bus's rate and asynchronously. */
+/* Host memory page-locked for the time of its upload, so that the copy
+ * runs at the bus's rate and asynchronously (registering memory already
+ * written costs ~45 us/MB, docs/gpu-notes.md); where that fails the copy
+ * goes from ordinary memory. */
 constexpr int kMaxRegistered = 3;
 struct registrations {
-    const void *pointers[kMaxRegistered];
+    void *pointers[kMaxRegistered];
     int count;
 };
 
 static void register_for_upload(registrations *r, const void *pointer, size_t bytes)
 {
-    if (r->count < kMaxRegistered && pinned_range_begin(pointer, bytes))
-        r->pointers[r->count++] = pointer;
+    if (r->count == kMaxRegistered || bytes < ((size_t)1 << 20))
+        return; /* small copies: not worth the system call */
+    if (cudaHostRegister(const_cast<void *>(pointer), bytes, cudaHostRegisterDefault) == cudaSuccess)
+        r->pointers[r->count++] = const_cast<void *>(pointer);
+    else
+        cudaGetLastError(); /* e.g. pages shared with another registered buffer */
 }
 
 static void unregister_all(registrations *r)
 {
     for (int i = 0; i < r->count; i++)
-        pinned_range_end(r->pointers[i]);
+        cudaHostUnregister(r->pointers[i]);
     r->count = 0;
+    cudaGetLastError();
 }
 
 /* A plane whose outputs wait in output set `set` for their download, with
@@ -670,15 +677,7 @@ static gj2k_status inverse_download(gpu_stage *g, gpu_inverse_plane *planes, pen
     gpu_inverse_plane *p = &planes[pending->index];
     dwt_levels::SamplesOut out = samples_out(g, p, pending->set);
     void *to = out.bytes < 4 ? p->output : (void *)p->samples;
-    size_t bytes = rect_area(p->rect) * out.bytes;
-    /* the decoder's planes, written already: cheap to pin (not so the
-     * encoder's fresh outputs), and a pageable download takes the driver's
-     * staging in turn with the other workers' */
-    bool pinned = pinned_range_begin(to, bytes);
-    gj2k_status status = download_pending(g, pending, to, bytes, nullptr, 0, error);
-    if (pinned)
-        pinned_range_end(to);
-    return status;
+    return download_pending(g, pending, to, rect_area(p->rect) * out.bytes, nullptr, 0, error);
 }
 
 static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t plane,

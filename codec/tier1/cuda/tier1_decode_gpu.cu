@@ -287,7 +287,6 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
         return status;
     cudaStream_t s = gpu->stream;
     const char *what = "allocation";
-    bool pinned = pinned_range_begin(data, data_size); /* until the stream is synchronized */
     /* outputs start as the caller's: blocks left alone keep their values */
     cudaError_t e = gpu->coefficients.reserve(gpu->memory, samples * sizeof(int32_t));
     if (e == cudaSuccess)
@@ -311,10 +310,7 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
                                  cudaMemcpyDeviceToHost, s)) == cudaSuccess)
             e = cudaStreamSynchronize(s);
     }
-    gj2k_status done = e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
-    if (pinned)
-        pinned_range_end(data);
-    return done;
+    return e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
 }
 
 extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *data,
@@ -340,7 +336,6 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
         pointers[k] = sets[k] != nullptr ? sets[k]->data : nullptr;
     cudaStream_t s = gpu->stream;
     const char *what = "allocation";
-    bool pinned = pinned_range_begin(data, data_size); /* until the stream is synchronized */
     cudaError_t e = gpu->placements.reserve(gpu->memory, count * sizeof(tier1_gpu_placement));
     if (e == cudaSuccess)
         e = gpu->sets.reserve(gpu->memory, (num_sets ? num_sets : 1) * sizeof(int32_t *));
@@ -371,8 +366,6 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
     }
     gj2k_status done = e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
     delete[] pointers; /* after the synchronization: its upload is done */
-    if (pinned)
-        pinned_range_end(data);
     return done;
 }
 
