@@ -61,11 +61,25 @@ static size_t strips_limit(dwt_rect r)
     return w * rows;
 }
 
+/* The planes a case codes: of any shape up to 300x300, tall ones taken in
+ * strips, or large ones (over 1100x1100: a decoded plane's download then
+ * goes through the stage's pinned chunks of 4 MiB, its last one partial). */
+typedef enum case_shape { CASE_ANY, CASE_STRIPS, CASE_LARGE } case_shape;
+
+static dwt_rect random_large_rect(void)
+{
+    uint32_t x0 = (uint32_t)test_random_range(0, 9), y0 = (uint32_t)test_random_range(0, 9);
+    uint32_t w = (uint32_t)test_random_range(1100, 1700), h = (uint32_t)test_random_range(1100, 1700);
+    return (dwt_rect){x0, y0, x0 + w, y0 + h};
+}
+
 /* A case's plane, and the stage's buffers for it taken now, before the
  * poison reaches them: all of it, or (strips) a part of it. */
-static dwt_rect case_rect(gpu_stage *gpu, bool strips)
+static dwt_rect case_rect(gpu_stage *gpu, case_shape shape)
 {
-    dwt_rect r = strips ? random_tall_rect() : gpu_test_random_rect();
+    bool strips = shape == CASE_STRIPS;
+    dwt_rect r = strips ? random_tall_rect() : shape == CASE_LARGE ? random_large_rect()
+                                                                   : gpu_test_random_rect();
     size_t limit = strips ? strips_limit(r) : 0;
     gj2k_error error = {0};
     gpu_stage_set_memory_limit(gpu, limit);
@@ -151,9 +165,11 @@ static void reorder_to_layout(int32_t *values, uint8_t *fractions, dwt_rect r, u
     free(f);
 }
 
-static void forward_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
+static void forward_case(gpu_stage *gpu, bool reversible, bool mct, case_shape shape,
+                         const char *label)
 {
-    dwt_rect r = case_rect(gpu, strips);
+    bool strips = shape == CASE_STRIPS;
+    dwt_rect r = case_rect(gpu, shape);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -234,8 +250,8 @@ static void test_forward_matches_cpu(void)
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < gpu_test_case_count(60); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i)); /* block boundaries everywhere, and the default */
-        forward_case(gpu, true, i % 2 == 0, false, "5/3");
-        forward_case(gpu, false, i % 2 == 0, false, "9/7");
+        forward_case(gpu, true, i % 2 == 0, CASE_ANY, "5/3");
+        forward_case(gpu, false, i % 2 == 0, CASE_ANY, "9/7");
     }
     gpu_stage_destroy(gpu);
 }
@@ -261,9 +277,10 @@ static void dequantize_halves(float *out, const int32_t *halves, dwt_rect r, uns
     }
 }
 
-static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, bool strips, const char *label)
+static void inverse_case(gpu_stage *gpu, bool reversible, bool mct, case_shape shape,
+                         const char *label)
 {
-    dwt_rect r = case_rect(gpu, strips);
+    dwt_rect r = case_rect(gpu, shape);
     unsigned levels = (unsigned)test_random_range(0, 7);
     uint32_t precision = (uint32_t)test_random_range(1, 16);
     uint32_t count = mct ? 3 : 1;
@@ -361,8 +378,20 @@ static void test_inverse_matches_cpu(void)
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < gpu_test_case_count(60); i++) {
         gpu_stage_set_rows(gpu, rows_choice(i));
-        inverse_case(gpu, true, i % 2 == 0, false, "5/3");
-        inverse_case(gpu, false, i % 2 == 0, false, "9/7");
+        inverse_case(gpu, true, i % 2 == 0, CASE_ANY, "5/3");
+        inverse_case(gpu, false, i % 2 == 0, CASE_ANY, "9/7");
+    }
+    gpu_stage_destroy(gpu);
+}
+
+/* Planes of a few MB: their samples come down through the stage's pinned
+ * chunks (the last one partial), at 1, 2 and 4 bytes a sample. */
+static void test_inverse_large_planes(void)
+{
+    gpu_stage *gpu = open_gpu();
+    for (int i = 0; i < gpu_test_case_count(6); i++) {
+        inverse_case(gpu, true, i % 2 == 0, CASE_LARGE, "5/3, large");
+        inverse_case(gpu, false, i % 2 == 1, CASE_LARGE, "9/7, large");
     }
     gpu_stage_destroy(gpu);
 }
@@ -579,10 +608,10 @@ static void test_strips_match_cpu(void)
     gpu_stage *gpu = open_gpu();
     for (int i = 0; i < gpu_test_case_count(60) / 2 + 1; i++) {
         gpu_stage_set_rows(gpu, rows_choice(i));
-        forward_case(gpu, true, i % 2 == 0, true, "5/3 in strips");
-        forward_case(gpu, false, i % 2 == 0, true, "9/7 in strips");
-        inverse_case(gpu, true, i % 2 == 0, true, "5/3 in strips");
-        inverse_case(gpu, false, i % 2 == 0, true, "9/7 in strips");
+        forward_case(gpu, true, i % 2 == 0, CASE_STRIPS, "5/3 in strips");
+        forward_case(gpu, false, i % 2 == 0, CASE_STRIPS, "9/7 in strips");
+        inverse_case(gpu, true, i % 2 == 0, CASE_STRIPS, "5/3 in strips");
+        inverse_case(gpu, false, i % 2 == 0, CASE_STRIPS, "9/7 in strips");
     }
     gpu_stage_destroy(gpu);
 }
@@ -590,6 +619,7 @@ static void test_strips_match_cpu(void)
 static const test_case cases[] = {
     {"forward_matches_cpu", test_forward_matches_cpu},
     {"inverse_matches_cpu", test_inverse_matches_cpu},
+    {"inverse_large_planes", test_inverse_large_planes},
     {"strips_match_cpu", test_strips_match_cpu},
     {"encode_same_bytes", test_encode_same_bytes},
     {"decode_conformance_same", test_decode_conformance_same},
