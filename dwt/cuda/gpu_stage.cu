@@ -11,7 +11,6 @@
  * --fmad=false: no contraction). Every CUDA call and launch is checked;
  * failures become GJ2K_ERROR_DEVICE.
  */
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -130,8 +129,6 @@ struct gpu_stage {
     void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
     uint8_t *fractions[2]; /*   and 9/7 fractions */
     cudaEvent_t kernels_done[2];  /* a set written: its download may start */
-    void *staging;         /* two pinned chunks for the inverse's downloads (staged_download) */
-    cudaEvent_t staged[2]; /*   each chunk landed */
     size_t capacity;       /* elements each buffer holds */
     size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
@@ -301,8 +298,6 @@ extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_e
         e = stream_memory_open(&g->memory, g->device, g->stream);
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         e = cudaEventCreateWithFlags(&g->kernels_done[i], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&g->staged[i], cudaEventDisableTiming);
     }
     for (int i = 0; i < kTimedPhases && e == cudaSuccess; i++) {
         e = cudaEventCreate(&g->phase_start[i]);
@@ -325,12 +320,8 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
     release_buffers(g);
     stream_memory_close(&g->memory);
     auto destroy_event = [](cudaEvent_t e) { if (e != nullptr) cudaEventDestroy(e); };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         destroy_event(g->kernels_done[i]);
-        destroy_event(g->staged[i]);
-    }
-    if (g->staging != nullptr)
-        cudaFreeHost(g->staging);
     for (int i = 0; i < kTimedPhases; i++) {
         destroy_event(g->phase_start[i]);
         destroy_event(g->phase_stop[i]);
@@ -677,8 +668,6 @@ static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool 
     return status;
 }
 
-#include "gpu_staging.cuh"
-
 /* The pending plane's samples down to the host. */
 static gj2k_status inverse_download(gpu_stage *g, gpu_inverse_plane *planes, pending_plane *pending,
                                     gj2k_error *error)
@@ -688,20 +677,7 @@ static gj2k_status inverse_download(gpu_stage *g, gpu_inverse_plane *planes, pen
     gpu_inverse_plane *p = &planes[pending->index];
     dwt_levels::SamplesOut out = samples_out(g, p, pending->set);
     void *to = out.bytes < 4 ? p->output : (void *)p->samples;
-    size_t bytes = rect_area(p->rect) * out.bytes;
-    if (bytes >= kStagedLeast && g->staging == nullptr &&
-        cudaHostAlloc(&g->staging, 2 * kStagingChunk, cudaHostAllocDefault) != cudaSuccess) {
-        g->staging = nullptr;
-        cudaGetLastError(); /* not sticky: the download goes as it is */
-    }
-    if (bytes < kStagedLeast || g->staging == nullptr)
-        return download_pending(g, pending, to, bytes, nullptr, 0, error);
-    int s = pending->set;
-    pending->active = false;
-    GPU_CHECK(cudaStreamWaitEvent(g->copies, g->kernels_done[s], 0), "stream order");
-    GPU_CHECK(staged_download(g, to, g->values[s], bytes), "download");
-    unregister_all(&pending->registered);
-    return GJ2K_OK;
+    return download_pending(g, pending, to, rect_area(p->rect) * out.bytes, nullptr, 0, error);
 }
 
 static gj2k_status wait_for_plane(gpu_plane_wait_fn wait, void *user, uint32_t plane,

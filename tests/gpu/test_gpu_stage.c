@@ -62,8 +62,8 @@ static size_t strips_limit(dwt_rect r)
 }
 
 /* The planes a case codes: of any shape up to 300x300, tall ones taken in
- * strips, or large ones (over 1100x1100: a decoded plane's download then
- * goes through the stage's pinned chunks of 4 MiB, its last one partial). */
+ * strips, or large ones (1100x1100 to 1700x1700: a photo's planes, whose
+ * copies pass 1 MiB). */
 typedef enum case_shape { CASE_ANY, CASE_STRIPS, CASE_LARGE } case_shape;
 
 static dwt_rect random_large_rect(void)
@@ -384,8 +384,8 @@ static void test_inverse_matches_cpu(void)
     gpu_stage_destroy(gpu);
 }
 
-/* Planes of a few MB: their samples come down through the stage's pinned
- * chunks (the last one partial), at 1, 2 and 4 bytes a sample. */
+/* Planes of a few MB, their samples back at 1, 2 or 4 bytes, as a photo's
+ * decode takes them. */
 static void test_inverse_large_planes(void)
 {
     gpu_stage *gpu = open_gpu();
