@@ -185,6 +185,15 @@ void *xmalloc(size_t n)
     return p;
 }
 
+bool test_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
 bool segment_is_clean(const uint8_t *data, size_t length)
 {
     for (size_t i = 0; i + 1 < length; i++)

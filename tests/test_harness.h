@@ -91,6 +91,9 @@ bool test_same_samples(const gj2k_image *a, const gj2k_image *b);
 
 /* malloc that never returns NULL (exits when out of memory; n may be 0). */
 void *xmalloc(size_t n);
+/* Writes `size` bytes of `data` to `path` (a cut file when size is less
+ * than data holds); false when it cannot. */
+bool test_write_file(const char *path, const void *data, size_t size);
 /* No marker inside an entropy-coded segment (0xFF then a byte above 0x8F)
  * and no final 0xFF. */
 bool segment_is_clean(const uint8_t *data, size_t length);

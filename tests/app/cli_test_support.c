@@ -110,16 +110,6 @@ gj2k_image *write_test_image(const char *path, uint32_t width, uint32_t height,
     return image;
 }
 
-/* Writes the first `size` bytes of `data` to `path`. */
-bool write_prefix(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
 /* `gj2k decode` of `encoded` to `decoded_path`, then the samples compared. */
 bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image *expected)
 {

@@ -32,7 +32,5 @@ bool decodes_to(const char *encoded, const char *decoded_path, const gj2k_image 
  * components of `precision` bits written to `path`; returns it, or NULL. */
 gj2k_image *write_test_image(const char *path, uint32_t width, uint32_t height,
                              uint32_t components, uint32_t precision);
-/* Writes the first `size` bytes of `data` to `path`. */
-bool write_prefix(const char *path, const uint8_t *data, size_t size);
 
 #endif

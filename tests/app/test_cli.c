@@ -602,7 +602,7 @@ static void write_header_only_jph(const char *path, uint32_t width, uint32_t hei
     jp2_file boxes;
     REQUIRE(jp2_file_describe_image(&boxes, image, NULL) == GJ2K_OK);
     REQUIRE(jp2_file_write(&boxes, codestream.data, codestream.size, &file, NULL) == GJ2K_OK);
-    REQUIRE(write_prefix(path, file.data, file.size));
+    REQUIRE(test_write_file(path, file.data, file.size));
     jp2_file_free(&boxes);
     byte_buffer_free(&file);
     byte_buffer_free(&codestream);

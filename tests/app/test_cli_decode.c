@@ -103,8 +103,8 @@ static void decode_incomplete_needs_allow_partial(void)
     REQUIRE(sod != 0 && sod + 4 < size / 2);
     const size_t cuts[] = {sod - 2, sod + 3, size / 2};
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
-        REQUIRE(write_prefix(cut, data, cuts[k]));
-        REQUIRE(write_prefix(out, (const uint8_t *)"sentinel", 8));
+        REQUIRE(test_write_file(cut, data, cuts[k]));
+        REQUIRE(test_write_file(out, (const uint8_t *)"sentinel", 8));
         snprintf(args, sizeof args, "decode -i '%s' -o '%s'", cut, out);
         run_gj2k(&r, args);
         CHECK_EQ(r.exit_code, 1);
@@ -215,7 +215,7 @@ static void decode_guesses_sycc_like_the_peers(void)
     uint8_t planes[32 * 16 + 2 * 16 * 8];
     for (size_t i = 0; i < sizeof planes; i++) /* Y a ramp, Cb and Cr away from 128 */
         planes[i] = (uint8_t)(i < 32 * 16 ? 40 + (i % 32) * 5 : i < 32 * 16 + 128 ? 90 : 190);
-    REQUIRE(write_prefix(raw, planes, sizeof planes));
+    REQUIRE(test_write_file(raw, planes, sizeof planes));
     run_result r;
     snprintf(args, sizeof args, "encode -i '%s' -o '%s' -F 32,16,3,8,u@1x1:2x2:2x2", raw, coded);
     run_gj2k(&r, args);
@@ -317,7 +317,7 @@ static void decode_streams_within_memory(void)
             ihdr = bytes + i + 4; /* HEIGHT, big-endian */
     REQUIRE(ihdr != NULL);
     ihdr[3]++;
-    REQUIRE(write_prefix(taller, bytes, jp2_size));
+    REQUIRE(test_write_file(taller, bytes, jp2_size));
     free(bytes);
     for (int k = 0; k < 2; k++) {
         snprintf(args, sizeof args, "decode -i '%s' -o '%s' %s", taller, whole,

@@ -92,8 +92,8 @@ static void transcode_rejects_bad_input_without_output(void)
     uint8_t corrupt[64];
     memcpy(corrupt, data, sizeof corrupt);
     memset(corrupt + 6, 0xEE, 30);
-    CHECK(write_prefix(bad, corrupt, sizeof corrupt));
-    CHECK(write_prefix(cut, data, size / 2)); /* cut inside its tile */
+    CHECK(test_write_file(bad, corrupt, sizeof corrupt));
+    CHECK(test_write_file(cut, data, size / 2)); /* cut inside its tile */
     free(data);
     int entries = temp_entries();
     const char *inputs[] = {bad, cut};

@@ -157,15 +157,6 @@ static bool has(const char *text, const char *part)
     return false;
 }
 
-static bool write_bytes(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
 /* ------------------------------------------------------------------ cases */
 
 /* A codestream (gj2k_encode_file) and a JP2 file (gj2k_encode_memory) of
@@ -185,7 +176,7 @@ static void test_jpeg2000_text_and_json(void)
     uint8_t *data = NULL;
     size_t size = 0;
     REQUIRE(gj2k_encode_memory(image, &o, &data, &size, NULL, &error) == GJ2K_OK);
-    REQUIRE(write_bytes(jp2, data, size));
+    REQUIRE(test_write_file(jp2, data, size));
     free(data);
     gj2k_image_destroy(image);
 
@@ -274,7 +265,7 @@ static void test_other_image_files(void)
     uint8_t samples[8 * 4];
     for (size_t i = 0; i < sizeof samples; i++)
         samples[i] = (uint8_t)(i * 7);
-    REQUIRE(write_bytes(raw, samples, sizeof samples));
+    REQUIRE(test_write_file(raw, samples, sizeof samples));
     CHECK(describe(raw, GJ2K_DESCRIBE_TEXT, NULL, &error) == NULL);
     CHECK(error.status != GJ2K_OK && has(error.message, "samples.raw"));
     gj2k_raw_geometry geometry = {.width = 8, .height = 4, .num_components = 1,
@@ -320,8 +311,8 @@ static void test_names_in_json_and_errors(void)
     char good[1024], bad[1024];
     snprintf(good, sizeof good, "%s/r\xc3\xa9\xe2\x82\xac.j2k", test_temp_dir());
     snprintf(bad, sizeof bad, "%s/r\xe9.j2k", test_temp_dir());
-    REQUIRE(write_bytes(good, data, size));
-    REQUIRE(write_bytes(bad, data, size));
+    REQUIRE(test_write_file(good, data, size));
+    REQUIRE(test_write_file(bad, data, size));
     char *text = describe(good, GJ2K_DESCRIBE_JSON, NULL, &error);
     REQUIRE(text != NULL);
     CHECK(one_json_object(text) && has(text, "/r\xc3\xa9\xe2\x82\xac.j2k\""));
@@ -340,7 +331,7 @@ static void test_names_in_json_and_errors(void)
         REQUIRE(mkdir(path, 0755) == 0);
     }
     snprintf(path + at, sizeof path - at, "/cut.j2k");
-    REQUIRE(write_bytes(path, data, 10));
+    REQUIRE(test_write_file(path, data, 10));
     free(data);
     CHECK(describe(path, GJ2K_DESCRIBE_TEXT, NULL, &error) == NULL);
     CHECK(has(error.message, "/cut.j2k: main header:") || (fprintf(stderr, "%s\n", error.message), 0));
@@ -364,9 +355,9 @@ static void test_truncated_codestream(void)
     snprintf(cut, sizeof cut, "%s/cut.j2k", test_temp_dir());
     snprintf(headless, sizeof headless, "%s/headless.j2k", test_temp_dir());
     snprintf(boxes, sizeof boxes, "%s/boxes.jp2", test_temp_dir());
-    REQUIRE(write_bytes(cut, data, size * 2 / 3));
-    REQUIRE(write_bytes(headless, data, 20));
-    REQUIRE(write_bytes(boxes, jp2, 40));
+    REQUIRE(test_write_file(cut, data, size * 2 / 3));
+    REQUIRE(test_write_file(headless, data, 20));
+    REQUIRE(test_write_file(boxes, jp2, 40));
     free(data);
     free(jp2);
 
