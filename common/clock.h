@@ -13,4 +13,13 @@ static inline double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Seconds since the Unix epoch on the real-time clock: for times that
+ * other programs line up with (a report's timeline). */
+static inline double unix_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 #endif

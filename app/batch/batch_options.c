@@ -15,8 +15,8 @@ const option_spec batch_option_specs[] = {
      "-out_fmt)"},
     {"--out-dir", "DIR", "batch: the output directory (also -a, -out_dir, or -o DIR)"},
     {"--jobs", "N",
-     "batch: files coded at once (default: one a core, or 8 a GPU; each on cores / (N + CPU "
-     "workers) threads)"},
+     "batch: files coded at once (default: one a core, or 8 a GPU, when decoding up to 16 "
+     "as half the cores a GPU allow; each on cores / (N + CPU workers) threads)"},
     {"--cpu-workers", "N",
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
      "(default: the cores past 16 a GPU, halved, at most 8)"},

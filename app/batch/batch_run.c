@@ -135,9 +135,10 @@ static void write_report_line(batch_state *s, const batch_item *item, const batc
         fputs(",\"error\":", out);
         json_string(out, o->message);
     }
-    fprintf(out, ",\"bytes_in\":%llu,\"bytes_out\":%llu,\"pixels\":%llu,\"seconds\":%.6f",
+    fprintf(out, ",\"bytes_in\":%llu,\"bytes_out\":%llu,\"pixels\":%llu,\"started\":%.6f,"
+            "\"seconds\":%.6f",
             (unsigned long long)o->bytes_in, (unsigned long long)o->bytes_out,
-            (unsigned long long)o->pixels, o->seconds);
+            (unsigned long long)o->pixels, o->started, o->seconds);
     if (o->verified)
         fprintf(out, ",\"verified\":true,\"identical\":%s", o->identical ? "true" : "false");
     else
@@ -222,6 +223,7 @@ static void code_item(batch_state *s, size_t index, size_t number)
     batch_outcome outcome = {0};
     struct stat info;
     double start = now_seconds();
+    outcome.started = unix_seconds();
     if (same_file(item->input, item->output)) {
         outcome.verdict = BATCH_FAILED;
         snprintf(outcome.message, sizeof outcome.message, "%s: the output %s is the input itself",

@@ -27,6 +27,7 @@ typedef struct batch_outcome {
     uint64_t bytes_in, bytes_out;
     uint64_t pixels;      /* of the image coded */
     double seconds;
+    double started;       /* Unix time the file was taken (the report's timeline) */
     /* --verify: the written file read back and compared with its source */
     bool verified;
     bool identical;       /* every sample equal */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_test_support.h"
@@ -130,7 +131,10 @@ static void test_directory_round_trip(void)
              "encode -ImgDir '%s/src' --recursive -o '%s/out' --verify --report '%s/r.jsonl'",
              test_temp_dir(), test_temp_dir(), test_temp_dir());
     run_result r;
+    struct timespec before, after;
+    clock_gettime(CLOCK_REALTIME, &before);
     run_gj2k(&r, args);
+    clock_gettime(CLOCK_REALTIME, &after);
     CHECK_EQ(r.exit_code, 1); /* one file failed */
     CHECK(strstr(r.err, "broken.ppm") != NULL);
     CHECK(strstr(r.out, "3 files coded, 1 failed") != NULL);
@@ -151,6 +155,18 @@ static void test_directory_round_trip(void)
         ok = found + 1;
     }
     CHECK_EQ(verified, 3);
+    /* each file's timeline: taken during the run, done before it ended */
+    int timed = 0;
+    for (const char *at = text; (found = strstr(at, "\"started\":")) != NULL; at = found + 1) {
+        double started = strtod(found + 10, NULL);
+        const char *took = strstr(found, "\"seconds\":");
+        REQUIRE(took != NULL);
+        double seconds = strtod(took + 10, NULL);
+        CHECK(started >= (double)before.tv_sec && seconds >= 0.0 &&
+              started + seconds <= (double)after.tv_sec + 1.0);
+        timed++;
+    }
+    CHECK_EQ(timed, 4);
     free(text);
 
     snprintf(args, sizeof args, "decode -y '%s/out' --recursive -a '%s/back' -OutFor ppm --verify",
