@@ -2,14 +2,15 @@
 # Batch scaling over GPUs (issues 18 and 21): COUNT photos from the Kodak
 # size to 8K (--max 4k: to 4K, as scripts/bench_batch.sh --mixed makes
 # them), encoded losslessly with --verify and decoded with --verify (not
-# with --no-verify),
-# with --devices over the first 1, 2, 4 and 8 GPUs (as many as there are),
-# the GPUs' own (--cpu-workers 0). Prints throughput (MP/s, files/s), the
-# scaling against one GPU, each GPU's busy share (nvidia-smi, 100 ms
-# samples), the host's peak memory, the files' span (from every GPU's
-# opening to the last file done: the run less CUDA's start and end) and its
-# scaling, and the run's timeline (when every GPU
-# was open, when the last file started, when all were done).
+# with --no-verify), with --devices over the first 1, 2, 4 and 8 GPUs (as
+# many as there are), the GPUs' own (--cpu-workers 0). Prints throughput
+# (MP/s, files/s), the scaling against one GPU, each GPU's busy share
+# (nvidia-smi, 100 ms samples) over the whole command and over the files'
+# span (the samples from the first file's start to the last file's end, by
+# the batch's --report: scripts/busy_in_span.py), the host's peak memory,
+# the files' span (from every GPU's opening to the last file done: the run
+# less CUDA's start and end) and its scaling, and the run's timeline (when
+# every GPU was open, when the last file started, when all were done).
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
@@ -63,7 +64,7 @@ rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
 # nvidia-smi sampling; fills ms[NAME], busy[NAME], peak[NAME], timeline[NAME]
-declare -A ms busy peak timeline span
+declare -A ms busy busy_span peak timeline span
 # files_span SUMMARY...: the longest of the summaries' spans from every
 # worker's GPU open (0 s without a GPU) to the files done, in s
 files_span() {
@@ -78,17 +79,21 @@ failed=0
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
   local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs $((per_gpu * n)))
-  nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
+  nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
     >"busy-$name.csv" 2>/dev/null & local sampler=$!
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
-  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" >"summary-$name.txt" 2>&1 ||
+  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" \
+    --report "report-$name.jsonl" >"summary-$name.txt" 2>&1 ||
     { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; failed=1
       ms[$name]=failed; }
   [ "${ms[$name]:-}" = failed ] || ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
   kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
-  busy[$name]=$(awk -F', *' -v n="$n" '$1 < n {c[$1]++; s[$1]+=$2}
+  busy[$name]=$(awk -F', *' -v n="$n" '$2 < n {c[$2]++; s[$2]+=$3}
     END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
+  # the same samples from the first file's start to the last file's end (the report's timeline)
+  busy_span[$name]=$(python3 "$repo/scripts/busy_in_span.py" "report-$name.jsonl" "busy-$name.csv" "$n" |
+    sed 's| / .*||' || echo '?')
   peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
   timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
   span[$name]=$(files_span "summary-$name.txt")
@@ -114,7 +119,7 @@ split() { local name=$1 n=$2; shift 2
   [ $bad = 0 ] || { echo "bench_gpu_scaling: $name failed" >&2; failed=1; ms[$name]=failed; }
   timeline[$name]=$(for ((k = 0; k < n; k++)); do sed -n "s/^ *the run: /GPU $k: /p" "summary-$name-$k.txt"; done | paste -sd';')
   span[$name]=$(files_span "summary-$name"-*.txt)
-  busy[$name]=- peak[$name]=-
+  busy[$name]=- busy_span[$name]=- peak[$name]=-
 }
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
@@ -133,8 +138,8 @@ echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${
 [ -n "$per_gpu" ] && echo "--jobs $per_gpu a GPU"
 echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."
 echo
-echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | files' span s | its scaling | each GPU busy % | peak host MB | the run's timeline |"
-echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | files' span s | its scaling | each GPU busy % | busy in the files' span % | peak host MB | the run's timeline |"
+echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |"
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
@@ -142,12 +147,12 @@ for n in $gpu_counts; do
     echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
          "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
          "${span[$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[$k]:-}") |" \
-         "${busy[$k]} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
+         "${busy[$k]} | ${busy_span[$k]:-?} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
     [ -n "${ms[p$k]:-}" ] &&
       echo "| $n | $([ $what = e ] && echo encode || echo decode), a process a GPU | $(awk -v m="${ms[p$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
            "$(mps "${ms[p$k]}") | $(files_per_s "${ms[p$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[p$k]}") |" \
            "${span[p$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[p$k]:-}") |" \
-           "- | - | ${timeline[p$k]:-?} |"
+           "- | - | - | ${timeline[p$k]:-?} |"
   done
 done
 echo

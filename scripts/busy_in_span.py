@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Each GPU's busy share within a batch's files' span (issue 18).
+
+Usage: busy_in_span.py REPORT SAMPLES GPUS
+
+REPORT is a batch's --report (JSON Lines: each file's "started", Unix time,
+and "seconds"); SAMPLES is nvidia-smi's
+--query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits
+output (its timestamps in local time, "YYYY/MM/DD HH:MM:SS.mmm"). Prints the
+mean utilization of GPUs 0..GPUS-1 over the samples taken from the first
+file's start to the last file's end, space-separated ("?" for a GPU with no
+sample there), then the span's length in seconds after a "/"."""
+import json
+import sys
+import time
+
+
+def unix_time(stamp):
+    whole, _, fraction = stamp.strip().partition(".")
+    seconds = time.mktime(time.strptime(whole, "%Y/%m/%d %H:%M:%S"))
+    return seconds + (float("0." + fraction) if fraction else 0.0)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    report, samples, gpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    first, last = None, None
+    with open(report) as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            start = entry.get("started")
+            if start is None:
+                continue
+            end = start + entry.get("seconds", 0.0)
+            first = start if first is None else min(first, start)
+            last = end if last is None else max(last, end)
+    if first is None:
+        print("? / ?")
+        return
+    total = [0.0] * gpus
+    count = [0] * gpus
+    with open(samples) as lines:
+        for line in lines:
+            fields = [f.strip() for f in line.split(",")]
+            if len(fields) != 3:
+                continue
+            try:
+                when, gpu, busy = unix_time(fields[0]), int(fields[1]), float(fields[2])
+            except ValueError:
+                continue
+            if 0 <= gpu < gpus and first <= when <= last:
+                total[gpu] += busy
+                count[gpu] += 1
+    shares = ["%.0f" % (total[g] / count[g]) if count[g] else "?" for g in range(gpus)]
+    print("%s / %.2f" % (" ".join(shares), last - first))
+
+
+if __name__ == "__main__":
+    main()
