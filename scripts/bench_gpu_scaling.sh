@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --no-verify) verify=; shift ;;
     --jobs-per-gpu) per_gpu=$2; shift 2 ;;
     --processes) processes=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
 done
@@ -63,7 +63,8 @@ done
 rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
 # run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
-# nvidia-smi sampling; fills ms[NAME], busy[NAME], peak[NAME], timeline[NAME]
+# nvidia-smi sampling; fills ms[NAME], busy[NAME], busy_span[NAME],
+# peak[NAME], timeline[NAME] and span[NAME]
 declare -A ms busy busy_span peak timeline span
 # files_span SUMMARY...: the longest of the summaries' spans from every
 # worker's GPU open (0 s without a GPU) to the files done, in s
@@ -79,8 +80,9 @@ failed=0
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
   local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs $((per_gpu * n)))
-  nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits -lms 100 \
-    >"busy-$name.csv" 2>/dev/null & local sampler=$!
+  # (timestamps in UTC, as busy_in_span.py reads them)
+  TZ=UTC0 nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits \
+    -lms 100 >"busy-$name.csv" 2>/dev/null & local sampler=$!
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
   "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" \
@@ -98,16 +100,22 @@ run() { local name=$1 n=$2; shift 2
   timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
   span[$name]=$(files_span "summary-$name.txt")
 }
-# split NAME N ARGS...: N processes at once, process k on GPU k alone (its
-# CUDA shown that GPU only) with --shard k+1/N, each file on as many threads
-# as in one process with N GPUs (the cores over every GPU's files at once);
-# timed from the first start to the last end; fills ms[NAME] and
-# timeline[NAME] (each process's)
-split() { local name=$1 n=$2; shift 2
-  local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs "$per_gpu")
-  local threads=$(( $(nproc) / (n * ${per_gpu:-8}) ))
+# split NAME LIKE N ARGS...: N processes at once, process k on GPU k alone
+# (its CUDA shown that GPU only) with --shard k+1/N, each with the files at
+# once a GPU and the threads a file that the one-process run LIKE chose
+# (its summary's "the workers:" line; a process shown one GPU would choose
+# by itself otherwise, e.g. 16 decodes at once where one process with two
+# GPUs takes 8 a GPU); timed from the first start to the last end; fills
+# ms[NAME], span[NAME] and timeline[NAME] (each process's)
+split() { local name=$1 like=$2 n=$3; shift 3
+  local workers each threads n_like
+  workers=$(sed -n 's/.*the workers: \([0-9]*\) files\{0,1\} at once on \([0-9]*\) GPUs\{0,1\}.*, \([0-9]*\) threads\{0,1\} a file.*/\1 \2 \3/p' \
+            "summary-$like.txt")
+  read -r each n_like threads <<<"${workers:-0 1 0}"
+  each=$(( each / n_like ))
+  [ "$each" -ge 1 ] || each=${per_gpu:-8}
   [ "$threads" -ge 1 ] || threads=1
-  jobs+=(-threads "$threads")
+  local jobs=(--jobs "$each" -threads "$threads")
   local s k pids=() bad=0; s=$(date +%s%N)
   for ((k = 0; k < n; k++)); do
     # shellcheck disable=SC2086 # $verify: one word or none
@@ -127,8 +135,8 @@ for n in $gpu_counts; do
   [ -d batch ] || cp -r enc batch # the codestreams the decodes read
   rm -rf dec; run "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
   if [ "$processes" = 1 ] && [ "$n" -gt 1 ]; then
-    rm -rf enc; split "pe$n" "$n" encode -ImgDir photos -o enc
-    rm -rf dec; split "pd$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
+    rm -rf enc; split "pe$n" "e$n" "$n" encode -ImgDir photos -o enc
+    rm -rf dec; split "pd$n" "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
   fi
 done
 files_per_s() { [ "$1" = failed ] && { echo failed; return; }; awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
@@ -164,5 +172,7 @@ for n in $gpu_counts; do
     echo "  $(grep -E '^ *the process:' "summary-$what$n.txt" | sed 's/^ *//')"
   done
 done
-if [ -n "$keep" ]; then rm -rf "$keep"; mkdir -p "$keep"; mv photos batch summary-*.txt "$keep"/; fi
+if [ -n "$keep" ]; then
+  rm -rf "$keep"; mkdir -p "$keep"; mv photos batch summary-*.txt report-*.jsonl busy-*.csv "$keep"/
+fi
 exit "$failed" # a failed batch (a --verify failure included) fails the benchmark

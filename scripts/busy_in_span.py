@@ -6,10 +6,12 @@ Usage: busy_in_span.py REPORT SAMPLES GPUS
 REPORT is a batch's --report (JSON Lines: each file's "started", Unix time,
 and "seconds"); SAMPLES is nvidia-smi's
 --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits
-output (its timestamps in local time, "YYYY/MM/DD HH:MM:SS.mmm"). Prints the
+output run with TZ=UTC0, so that its timestamps ("YYYY/MM/DD HH:MM:SS.mmm")
+are UTC, free of the local zone and its summer hour. Prints the
 mean utilization of GPUs 0..GPUS-1 over the samples taken from the first
 file's start to the last file's end, space-separated ("?" for a GPU with no
 sample there), then the span's length in seconds after a "/"."""
+import calendar
 import json
 import sys
 import time
@@ -17,7 +19,7 @@ import time
 
 def unix_time(stamp):
     whole, _, fraction = stamp.strip().partition(".")
-    seconds = time.mktime(time.strptime(whole, "%Y/%m/%d %H:%M:%S"))
+    seconds = calendar.timegm(time.strptime(whole, "%Y/%m/%d %H:%M:%S"))
     return seconds + (float("0." + fraction) if fraction else 0.0)
 
 
@@ -42,6 +44,7 @@ def main():
         return
     total = [0.0] * gpus
     count = [0] * gpus
+    parsed = 0
     with open(samples) as lines:
         for line in lines:
             fields = [f.strip() for f in line.split(",")]
@@ -51,9 +54,12 @@ def main():
                 when, gpu, busy = unix_time(fields[0]), int(fields[1]), float(fields[2])
             except ValueError:
                 continue
+            parsed += 1
             if 0 <= gpu < gpus and first <= when <= last:
                 total[gpu] += busy
                 count[gpu] += 1
+    if parsed == 0:
+        print("busy_in_span: no sample of %s could be read" % samples, file=sys.stderr)
     shares = ["%.0f" % (total[g] / count[g]) if count[g] else "?" for g in range(gpus)]
     print("%s / %.2f" % (" ".join(shares), last - first))
 

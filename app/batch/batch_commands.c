@@ -41,7 +41,7 @@ static int share_devices(const char *command, batch_request *batch, gj2k_device 
     return status;
 }
 
-/* Files decoded at once a GPU, where the cores allow (batch_run.c): a
+/* Files decoded at once a GPU, where the cores allow (batch_workers.c): a
  * decode spends more of a file's time on the CPU (Tier-2, writing) than an
  * encode, so more files keep the GPU fed. */
 #define BATCH_DECODE_JOBS_A_GPU 16

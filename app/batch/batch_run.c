@@ -313,7 +313,7 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
     printf("\n");
     /* how the files were shared out (batch_workers.h) */
-    printf("  the workers: %zu files at once on ", s->gpu_jobs);
+    printf("  the workers: %zu file%s at once on ", s->gpu_jobs, s->gpu_jobs > 1 ? "s" : "");
     if (s->settings->num_gpus > 0)
         printf("%zu GPU%s and %zu on the CPU beside them", s->settings->num_gpus,
                s->settings->num_gpus > 1 ? "s" : "", s->cpu_workers);

@@ -72,11 +72,12 @@ typedef struct batch_settings {
     const unsigned *gpu_names;
     /* Workers beside the GPUs' that code on the CPU, taking the smallest
      * files left (and leaving the last few to the GPUs); -1: as many as
-     * add throughput (batch_cpu_workers). With no GPU, every worker is the
+     * add throughput (batch_workers.c). With no GPU, every worker is the
      * CPU's and this is ignored. */
     int cpu_workers;
-    /* Files coded at once a GPU by default (0: BATCH_JOBS_A_GPU): more than
-     * that only as far as half the cores a GPU allow (batch_gpu_jobs). */
+    /* Files coded at once a GPU wished for by default: a wish above
+     * BATCH_JOBS_A_GPU is granted as far as half the cores a GPU allow, any
+     * other (0 included) gives BATCH_JOBS_A_GPU (batch_workers.c). */
     unsigned jobs_a_gpu;
 } batch_settings;
 

@@ -3,16 +3,18 @@
 
 /* Files at once a GPU: BATCH_JOBS_A_GPU, or settings->jobs_a_gpu (the
  * decoder's, whose files spend more of their time on the CPU) where half
- * the cores a GPU hold that many. Measured on 32 cores and H200s, 200
- * photos to 4K (docs/gpu-notes.md): one GPU decodes in 3.36 s with 16
- * files at once against 3.66 s with 8 (3.51 against 3.90 the session
- * before); two GPUs with 16 each gain nothing, four with 16 each on 64
- * cores are a third slower. More workers a GPU wait on each other's
- * kernels when encoding (16 workers on 2 GPUs encode in 3.03 s, 32 in
- * 3.42, 64 in 3.79). */
+ * the cores a GPU hold that many. 200 photos to 4K, one GPU of two, 32
+ * cores (docs/gpu-notes.md): 16 decodes at once took 3.49 / 3.57 s against
+ * 3.68 / 3.65 s with 8 (2 H100, tenth session), 3.36 against 3.66 s (2
+ * H200, ninth); on two GPUs 16 each gained nothing, on four GPUs and 64
+ * cores (4 H200, eighth session) 16 each were a third slower. More workers
+ * a GPU wait on each other's kernels when encoding (16 workers on 2 GPUs
+ * encode in 3.03 s, 32 in 3.42, 64 in 3.79). */
 static size_t gpu_jobs_by_default(const batch_settings *settings, unsigned cores)
 {
     size_t each = BATCH_JOBS_A_GPU;
+    if (settings->num_gpus == 0)
+        return 0;
     size_t room = cores / (2 * settings->num_gpus);
     if (settings->jobs_a_gpu > each && room > each)
         each = settings->jobs_a_gpu < room ? settings->jobs_a_gpu : room;

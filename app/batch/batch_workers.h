@@ -20,8 +20,10 @@ typedef struct batch_worker_counts {
 
 /* The workers for `files` files on `cores` cores: settings->jobs, or by
  * default BATCH_JOBS_A_GPU a GPU (settings->jobs_a_gpu where half the cores
- * a GPU hold that many), or a worker a core without GPUs; never more than
- * the cores (unless asked) or the files. */
+ * a GPU hold that many), or a worker a core without GPUs; gpu_jobs never
+ * more than the cores (unless asked) or the files. The CPU workers beside
+ * the GPUs are settings->cpu_workers or the default, whatever the files
+ * (a worker left none ends at once). */
 batch_worker_counts batch_count_workers(const batch_settings *settings, size_t files,
                                         unsigned cores);
 

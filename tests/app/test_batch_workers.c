@@ -49,11 +49,18 @@ static void test_decoder_more_where_cores_allow(void)
     CHECK_EQ(c.gpu_jobs, 12);
     c = batch_count_workers(&s, 200, 16);
     CHECK_EQ(c.gpu_jobs, BATCH_JOBS_A_GPU);
+    c = batch_count_workers(&s, 200, 12); /* room for 6: never fewer than the default */
+    CHECK_EQ(c.gpu_jobs, BATCH_JOBS_A_GPU);
     c = batch_count_workers(&s, 200, 128);
     CHECK_EQ(c.gpu_jobs, 16);
     s = settings_for(two_gpus, 2);
     s.jobs_a_gpu = 16;
     c = batch_count_workers(&s, 200, 32);
+    CHECK_EQ(c.gpu_jobs, 2 * BATCH_JOBS_A_GPU);
+    c = batch_count_workers(&s, 200, 24); /* room for 6 a GPU: 8 each, within the cores */
+    CHECK_EQ(c.gpu_jobs, 2 * BATCH_JOBS_A_GPU);
+    s.jobs_a_gpu = 4; /* a wish below the default gives the default */
+    c = batch_count_workers(&s, 200, 64);
     CHECK_EQ(c.gpu_jobs, 2 * BATCH_JOBS_A_GPU);
     s = settings_for(four_gpus, 4);
     s.jobs_a_gpu = 16;

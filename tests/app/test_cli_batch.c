@@ -138,6 +138,7 @@ static void test_directory_round_trip(void)
     CHECK_EQ(r.exit_code, 1); /* one file failed */
     CHECK(strstr(r.err, "broken.ppm") != NULL);
     CHECK(strstr(r.out, "3 files coded, 1 failed") != NULL);
+    CHECK(strstr(r.out, "the workers: ") != NULL && strstr(r.out, "at once on the CPU, ") != NULL);
     CHECK(encoded_as("out/a.j2k", a));
     CHECK(encoded_as("out/b.j2k", b));
     CHECK(encoded_as("out/sub/c.j2k", c));
@@ -495,6 +496,8 @@ static void test_devices_shared_out(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "by the CPU workers") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    CHECK(strstr(r.out, "the workers: 1 file at once on 1 GPU and 2 on the CPU beside them") !=
+              NULL || (fprintf(stderr, "%s", r.out), 0));
     text = text_of("mixed.jsonl");
     REQUIRE(text != NULL);
     size_t lines = 0, on_gpu = 0;

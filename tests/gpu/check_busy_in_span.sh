@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/busy_in_span.py on a made-up run: two files from Unix time 1000.0
-# to 1003.0, nvidia-smi samples of two GPUs before, inside and after that
-# span. Only the samples inside count; a GPU with none there reads "?".
+# to 1003.0, nvidia-smi samples (in UTC, as bench_gpu_scaling.sh takes
+# them) of two GPUs before, inside and after that span. Only the samples
+# inside count; a GPU with none there reads "?"; the local zone (an odd one
+# here) changes nothing.
 set -euo pipefail
 script=$1
 work=$(mktemp -d)
@@ -11,7 +13,8 @@ cat >"$work/report.jsonl" <<'JSON'
 {"input":"b.ppm","status":"ok","started":1001.000000,"seconds":2.000000}
 {"input":"c.ppm","status":"failed","error":"not an image"}
 JSON
-stamp() { date -d "@$1" '+%Y/%m/%d %H:%M:%S.%3N'; }
+stamp() { TZ=UTC0 date -d "@$1" '+%Y/%m/%d %H:%M:%S.%3N'; }
+export TZ=XYZ-5:30
 {
   echo "$(stamp 999.5), 0, 100"
   echo "$(stamp 999.5), 1, 100"

@@ -111,8 +111,8 @@ batch_tests() {
     placed_matches_host >"$logs/memcheck-placed.txt" 2>&1
   m=$?; echo "memcheck test_tier1_gpu placed_matches_host: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
   rc=$((rc | m))
-  GJ2K_GPU_TEST_CASES=1 "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/test_gpu_stage \
-    inverse_large_planes >"$logs/memcheck-staged.txt" 2>&1
+  GJ2K_GPU_TEST_CASES=2 "$sanitizer" --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/test_gpu_stage \
+    inverse_large_planes >"$logs/memcheck-large-planes.txt" 2>&1
   m=$?; echo "memcheck test_gpu_stage inverse_large_planes: $([ $m = 0 ] && echo clean || echo "FAILED ($m)")"
   rc=$((rc | m))
   return $rc
@@ -200,10 +200,10 @@ if [ "${1:-}" = compare ]; then
   build_baseline
   # this build against the baseline's, each twice, in turn
   for round in 1 2; do
-    echo "== this build, round $round" >>"$logs/bench-compare.txt"
+    echo "== this build, round $round" | tee -a "$logs/bench-compare.txt"
     photos_4k bench-compare.txt --count 200 --gpus "1 2"
     if [ ${#baseline[@]} -gt 0 ]; then
-      echo "== the baseline, round $round" >>"$logs/bench-compare.txt"
+      echo "== the baseline, round $round" | tee -a "$logs/bench-compare.txt"
       GJ2K_BIN=${baseline[1]} photos_4k bench-compare.txt --count 200 --gpus "1 2"
     fi
   done
