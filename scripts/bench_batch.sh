@@ -144,8 +144,8 @@ if [ "$gpus" -ge 2 ]; then
         "gj2k batch, every GPU, no CPU workers:0" "gj2k batch, GPU 0 alone, no CPU workers:10")
 fi
 if [ -n "$baseline" ]; then
-  if [ "$gpus" -ge 2 ]; then rows+=("baseline batch, every GPU:b"); else rows+=("baseline batch:b"); fi
-  if [ "$gpus" -ge 2 ]; then rows+=("baseline batch, GPU 0 alone:b1"); fi
+  if [ "$gpus" -ge 2 ]; then rows+=("baseline batch, every GPU:b" "baseline batch, GPU 0 alone:b1")
+  else rows+=("baseline batch:b"); fi
 fi
 rows+=("gj2k one process a file:l" "Grok batch (-y):k" "OpenJPEG batch (-ImgDir):o")
 for row in "${rows[@]}"; do

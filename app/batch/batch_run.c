@@ -53,11 +53,9 @@ typedef struct batch_state {
     const batch_settings *settings;
     batch_job_fn job;
     void *context;
-    unsigned threads_each;
     batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
     const unsigned *gpu_names; /* what the summary and report call each of settings->gpus */
-    size_t gpu_jobs;        /* workers on GPUs (with no GPU: every worker) */
-    size_t cpu_workers;     /* workers beside them, on the CPU */
+    batch_worker_counts counts; /* the GPUs' workers, the CPU's beside them, threads a file */
     FILE *report;
     bool report_failed;
     bool progress;
@@ -188,7 +186,7 @@ static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
 {
     pthread_mutex_lock(&s->lock);
     size_t left = s->back - s->front;
-    bool taken = left > 0 && (!cpu_beside_gpus || left > s->gpu_jobs);
+    bool taken = left > 0 && (!cpu_beside_gpus || left > s->counts.gpu_jobs);
     if (taken)
         *index = s->order[cpu_beside_gpus ? --s->back : s->front++];
     if (taken && s->front == s->back)
@@ -236,7 +234,7 @@ static void code_item(batch_state *s, size_t index, size_t number)
         snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
                  item->output, strerror(errno));
     } else {
-        s->job(s->context, item, s->threads_each, w, &outcome);
+        s->job(s->context, item, s->counts.threads_each, w, &outcome);
         outcome.gpu = s->settings->num_gpus && !w->on_cpu ? s->gpu_names[gpu_slot] : gpu;
     }
     outcome.seconds = now_seconds() - start;
@@ -313,13 +311,14 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
                seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
     printf("\n");
     /* how the files were shared out (batch_workers.h) */
-    printf("  the workers: %zu file%s at once on ", s->gpu_jobs, s->gpu_jobs > 1 ? "s" : "");
+    const batch_worker_counts *c = &s->counts;
+    printf("  the workers: %zu file%s at once on ", c->gpu_jobs, c->gpu_jobs > 1 ? "s" : "");
     if (s->settings->num_gpus > 0)
         printf("%zu GPU%s and %zu on the CPU beside them", s->settings->num_gpus,
-               s->settings->num_gpus > 1 ? "s" : "", s->cpu_workers);
+               s->settings->num_gpus > 1 ? "s" : "", c->cpu_workers);
     else
         printf("the CPU");
-    printf(", %u thread%s a file\n", s->threads_each, s->threads_each > 1 ? "s" : "");
+    printf(", %u thread%s a file\n", c->threads_each, c->threads_each > 1 ? "s" : "");
     /* where the run's time went that no file's stages show */
     printf("  the run:");
     if (s->settings->num_gpus > 0)
@@ -343,11 +342,8 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     batch_state s = {.list = list, .settings = settings, .job = job, .context = context,
                      .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
     unsigned cores = parallel_thread_count(0);
-    batch_worker_counts counts = batch_count_workers(settings, list->count, cores);
-    s.gpu_jobs = counts.gpu_jobs;
-    s.cpu_workers = counts.cpu_workers;
-    size_t jobs = counts.gpu_jobs + counts.cpu_workers;
-    s.threads_each = counts.threads_each;
+    s.counts = batch_count_workers(settings, list->count, cores);
+    size_t jobs = s.counts.gpu_jobs + s.counts.cpu_workers;
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
     if (settings->report != NULL) {
         s.report = fopen(settings->report, "w");
@@ -378,7 +374,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             fclose(s.report);
         return 1;
     }
-    for (size_t k = s.gpu_jobs; k < jobs; k++)
+    for (size_t k = s.counts.gpu_jobs; k < jobs; k++)
         s.workers[k].on_cpu = true;
     s.back = list->count;
     batch_keep_freed_memory();

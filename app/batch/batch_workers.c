@@ -11,10 +11,8 @@
  * a GPU wait on each other's kernels when encoding (16 workers on 2 GPUs
  * encode in 3.03 s, 32 in 3.42, 64 in 3.79). */
 static size_t gpu_jobs_by_default(const batch_settings *settings, unsigned cores)
-{
+{ /* settings->num_gpus > 0 */
     size_t each = BATCH_JOBS_A_GPU;
-    if (settings->num_gpus == 0)
-        return 0;
     size_t room = cores / (2 * settings->num_gpus);
     if (settings->jobs_a_gpu > each && room > each)
         each = settings->jobs_a_gpu < room ? settings->jobs_a_gpu : room;

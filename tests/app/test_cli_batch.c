@@ -324,7 +324,8 @@ static long summary_peak_mb(const char *out)
  * codestream kept to the end (half a MB) raised it by 19 MB; its planes
  * would add 3 MB a file. Two files at once on a thread each, whatever the
  * machine: each thread's malloc arena keeps its largest file, so more
- * threads would widen the gap (128 cores, emulated: 27 against 36 MB).
+ * threads would widen the gap (a review's run with 128 cores emulated,
+ * not measured on such a host: 27 against 36 MB).
  * ASan's quarantine holds freed memory back by design: not measured there. */
 static void test_memory_flat_over_the_run(void)
 {

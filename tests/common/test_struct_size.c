@@ -146,9 +146,7 @@ static void test_older_options_take_defaults(void)
      * that warns (no EOC), so that a callback read past the cut is called */
     char no_eoc[1024];
     snprintf(no_eoc, sizeof no_eoc, "%s/no_eoc.j2k", test_temp_dir());
-    FILE *cut = fopen(no_eoc, "wb");
-    REQUIRE(cut != NULL);
-    REQUIRE(fwrite(want, 1, want_size - 2, cut) == want_size - 2 && fclose(cut) == 0);
+    REQUIRE(test_write_file(no_eoc, want, want_size - 2));
     test_warnings heard = {0};
     gj2k_describe_options describe = {.style = GJ2K_DESCRIBE_JSON, .warning = record_warning,
                                       .warning_user = &heard};

@@ -398,9 +398,7 @@ static void test_older_options_struct(void)
     size_t size = 0;
     REQUIRE(gj2k_encode_memory(image, NULL, &data, &size, NULL, &error) == GJ2K_OK);
     gj2k_image_destroy(image);
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f != NULL);
-    REQUIRE(fwrite(data, 1, size - 2, f) == size - 2 && fclose(f) == 0);
+    REQUIRE(test_write_file(path, data, size - 2));
     free(data);
 
     test_warnings heard = {0};
