@@ -4,13 +4,13 @@
 # them), encoded losslessly with --verify and decoded with --verify (not
 # with --no-verify), with --devices over the first 1, 2, 4 and 8 GPUs (as
 # many as there are), the GPUs' own (--cpu-workers 0). Prints throughput
-# (MP/s, files/s), the scaling against one GPU, each GPU's busy share
-# (nvidia-smi, 100 ms samples) over the whole command and over the files'
-# span (the samples from the first file's start to the last file's end, by
-# the batch's --report: scripts/busy_in_span.py), the host's peak memory,
-# the files' span (from every GPU's opening to the last file done: the run
-# less CUDA's start and end) and its scaling, and the run's timeline (when
-# every GPU was open, when the last file started, when all were done).
+# (MP/s, files/s), the scaling against one GPU, the files' span (from the
+# first file's start to the last file's end, by the batch's --report: the
+# run less CUDA's start and end) and its scaling, each GPU's busy share
+# (nvidia-smi, 100 ms samples) over the whole command and within the files'
+# span (scripts/busy_in_span.py), the host's peak memory, and the run's
+# timeline (when every GPU was open, when the last file started, when all
+# were done).
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
@@ -62,27 +62,33 @@ for ((i = 0; i < count; i++)); do
 done
 rm big.ppm
 mp=$(awk -v p=$pixels 'BEGIN{printf "%.1f", p / 1e6}')
-# run NAME N ARGS...: the batch over the first N GPUs, timed whole, with
-# nvidia-smi sampling; fills ms[NAME], busy[NAME], busy_span[NAME],
-# peak[NAME], timeline[NAME] and span[NAME]
+# Each run fills ms[NAME] (the whole command, or "failed"), busy[NAME] (each
+# GPU's mean over the command), busy_span[NAME] and span[NAME] (each GPU's
+# mean within the files' span, and the span: busy_in_span.py over the run's
+# reports), peak[NAME] and timeline[NAME] (the summaries' lines).
 declare -A ms busy busy_span peak timeline span
-# files_span SUMMARY...: the longest of the summaries' spans from every
-# worker's GPU open (0 s without a GPU) to the files done, in s
-files_span() {
-  sed -n 's/^ *the run: //p' "$@" | awk '{
-      open = 0; done = ""
-      if (match($0, /GPU open at [0-9.]+/)) open = substr($0, RSTART + 12, RLENGTH - 12)
-      if (match($0, /files were done at [0-9.]+/)) done = substr($0, RSTART + 19, RLENGTH - 19)
-      if (done != "" && done - open > most) most = done - open
-    } END { if (most > 0) printf "%.2f", most; else printf "?" }'
-}
 failed=0
+# sampling NAME: nvidia-smi's samples into busy-NAME.csv until sampled NAME N
+# (timestamps in UTC, as busy_in_span.py reads them)
+sampling() {
+  TZ=UTC0 nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits \
+    -lms 100 >"busy-$1.csv" 2>/dev/null & sampler=$!
+}
+# sampled NAME N REPORT...: the sampler stopped; busy, busy_span and span of
+# the first N GPUs from its samples and the run's reports
+sampled() { local name=$1 n=$2 shares length; shift 2
+  kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+  busy[$name]=$(awk -F', *' -v n="$n" '$2 < n {c[$2]++; s[$2]+=$3}
+    END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
+  IFS=/ read -r shares length < <(python3 "$repo/scripts/busy_in_span.py" "busy-$name.csv" "$n" "$@" ||
+                                  echo '? / ?')
+  busy_span[$name]=${shares% } span[$name]=${length# }
+}
+# run NAME N ARGS...: the batch over the first N GPUs, timed whole
 run() { local name=$1 n=$2; shift 2
   local devices; devices=$(seq -s, 0 $((n - 1)))
   local jobs=(); [ -n "$per_gpu" ] && jobs=(--jobs $((per_gpu * n)))
-  # (timestamps in UTC, as busy_in_span.py reads them)
-  TZ=UTC0 nvidia-smi --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits \
-    -lms 100 >"busy-$name.csv" 2>/dev/null & local sampler=$!
+  sampling "$name"
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
   "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" \
@@ -90,23 +96,16 @@ run() { local name=$1 n=$2; shift 2
     { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; failed=1
       ms[$name]=failed; }
   [ "${ms[$name]:-}" = failed ] || ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
-  kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
-  busy[$name]=$(awk -F', *' -v n="$n" '$2 < n {c[$2]++; s[$2]+=$3}
-    END{for (g = 0; g < n; g++) printf "%s%.0f", (g ? " " : ""), c[g] ? s[g]/c[g] : 0}' "busy-$name.csv")
-  # the same samples from the first file's start to the last file's end (the report's timeline)
-  busy_span[$name]=$(python3 "$repo/scripts/busy_in_span.py" "report-$name.jsonl" "busy-$name.csv" "$n" |
-    sed 's| / .*||' || echo '?')
+  sampled "$name" "$n" "report-$name.jsonl"
   peak[$name]=$(sed -n 's/.*peak memory \([0-9]*\) MB.*/\1/p' "summary-$name.txt")
   timeline[$name]=$(sed -n 's/^ *the run: //p' "summary-$name.txt")
-  span[$name]=$(files_span "summary-$name.txt")
 }
 # split NAME LIKE N ARGS...: N processes at once, process k on GPU k alone
 # (its CUDA shown that GPU only) with --shard k+1/N, each with the files at
 # once a GPU and the threads a file that the one-process run LIKE chose
 # (its summary's "the workers:" line; a process shown one GPU would choose
 # by itself otherwise, e.g. 16 decodes at once where one process with two
-# GPUs takes 8 a GPU); timed from the first start to the last end; fills
-# ms[NAME], span[NAME] and timeline[NAME] (each process's)
+# GPUs takes 8 a GPU); timed from the first start to the last end
 split() { local name=$1 like=$2 n=$3; shift 3
   local workers each threads n_like
   workers=$(sed -n 's/.*the workers: \([0-9]*\) files\{0,1\} at once on \([0-9]*\) GPUs\{0,1\}.*, \([0-9]*\) threads\{0,1\} a file.*/\1 \2 \3/p' \
@@ -116,18 +115,19 @@ split() { local name=$1 like=$2 n=$3; shift 3
   [ "$each" -ge 1 ] || each=${per_gpu:-8}
   [ "$threads" -ge 1 ] || threads=1
   local jobs=(--jobs "$each" -threads "$threads")
+  sampling "$name"
   local s k pids=() bad=0; s=$(date +%s%N)
   for ((k = 0; k < n; k++)); do
     # shellcheck disable=SC2086 # $verify: one word or none
     CUDA_VISIBLE_DEVICES=$k "$gj2k" "$@" --shard $((k + 1))/"$n" --cpu-workers 0 $verify "${jobs[@]}" \
-      >"summary-$name-$k.txt" 2>&1 & pids+=($!)
+      --report "report-$name-$k.jsonl" >"summary-$name-$k.txt" 2>&1 & pids+=($!)
   done
   for k in "${pids[@]}"; do wait "$k" || bad=1; done
   ms[$name]=$(( ($(date +%s%N) - s) / 1000000 ))
   [ $bad = 0 ] || { echo "bench_gpu_scaling: $name failed" >&2; failed=1; ms[$name]=failed; }
+  sampled "$name" "$n" $(seq -f "report-$name-%g.jsonl" 0 $((n - 1)))
   timeline[$name]=$(for ((k = 0; k < n; k++)); do sed -n "s/^ *the run: /GPU $k: /p" "summary-$name-$k.txt"; done | paste -sd';')
-  span[$name]=$(files_span "summary-$name"-*.txt)
-  busy[$name]=- busy_span[$name]=- peak[$name]=-
+  peak[$name]=-
 }
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
@@ -148,19 +148,19 @@ echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noh
 echo
 echo "| GPUs | what | s | MP/s | files/s | scaling vs 1 | files' span s | its scaling | each GPU busy % | busy in the files' span % | peak host MB | the run's timeline |"
 echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |"
+# row N WHAT KEY: one line of the table, for run KEY (against WHAT's one-GPU run)
+row() { local n=$1 label=$2 what=$3 k=$4
+  echo "| $n | $label | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
+       "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
+       "${span[$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[$k]:-}") |" \
+       "${busy[$k]:-?} | ${busy_span[$k]:-?} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
+}
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
-    k=$what$n
-    echo "| $n | $([ $what = e ] && echo encode || echo decode) | $(awk -v m="${ms[$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
-         "$(mps "${ms[$k]}") | $(files_per_s "${ms[$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[$k]}") |" \
-         "${span[$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[$k]:-}") |" \
-         "${busy[$k]} | ${busy_span[$k]:-?} | ${peak[$k]:-?} | ${timeline[$k]:-?} |"
-    [ -n "${ms[p$k]:-}" ] &&
-      echo "| $n | $([ $what = e ] && echo encode || echo decode), a process a GPU | $(awk -v m="${ms[p$k]}" 'BEGIN{if (m ~ /^[0-9]+$/) printf "%.2f", m / 1000; else printf "failed"}') |" \
-           "$(mps "${ms[p$k]}") | $(files_per_s "${ms[p$k]}") | $(ratio "${ms[${what}1]:-}" "${ms[p$k]}") |" \
-           "${span[p$k]:-?} | $(ratio "${span[${what}1]:-}" "${span[p$k]:-}") |" \
-           "- | - | - | ${timeline[p$k]:-?} |"
+    label=$([ $what = e ] && echo encode || echo decode)
+    row "$n" "$label" "$what" "$what$n"
+    [ -z "${ms[p$what$n]:-}" ] || row "$n" "$label, a process a GPU" "$what" "p$what$n"
   done
 done
 echo

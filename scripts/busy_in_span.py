@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Each GPU's busy share within a batch's files' span (issue 18).
+"""A batch's files' span and each GPU's busy share within it (issue 18).
 
-Usage: busy_in_span.py REPORT SAMPLES GPUS
+Usage: busy_in_span.py SAMPLES GPUS REPORT...
 
-REPORT is a batch's --report (JSON Lines: each file's "started", Unix time,
-and "seconds"); SAMPLES is nvidia-smi's
+Each REPORT is a batch's --report (JSON Lines: each file's "started", Unix
+time, and "seconds"); several are one run (a process a GPU, each with its
+report). The files' span runs from the first file's start to the last
+file's end over every report. SAMPLES is nvidia-smi's
 --query-gpu=timestamp,index,utilization.gpu --format=csv,noheader,nounits
 output run with TZ=UTC0, so that its timestamps ("YYYY/MM/DD HH:MM:SS.mmm")
-are UTC, free of the local zone and its summer hour. Prints the
-mean utilization of GPUs 0..GPUS-1 over the samples taken from the first
-file's start to the last file's end, space-separated ("?" for a GPU with no
-sample there), then the span's length in seconds after a "/"."""
+are UTC, free of the local zone and its summer hour. Prints the mean
+utilization of GPUs 0..GPUS-1 over the samples taken within the span,
+space-separated ("?" for a GPU with no sample there), then "/" and the
+span's length in seconds ("?" when no report gives a time)."""
 import calendar
 import json
 import sys
@@ -23,24 +25,28 @@ def unix_time(stamp):
     return seconds + (float("0." + fraction) if fraction else 0.0)
 
 
-def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    report, samples, gpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def files_span(reports):
     first, last = None, None
-    with open(report) as lines:
-        for line in lines:
-            if not line.strip():
-                continue
-            entry = json.loads(line)
-            start = entry.get("started")
-            if start is None:
-                continue
-            end = start + entry.get("seconds", 0.0)
-            first = start if first is None else min(first, start)
-            last = end if last is None else max(last, end)
+    for report in reports:
+        with open(report) as lines:
+            for line in lines:
+                entry = json.loads(line) if line.strip() else {}
+                start = entry.get("started")
+                if start is None:
+                    continue
+                end = start + entry.get("seconds", 0.0)
+                first = start if first is None else min(first, start)
+                last = end if last is None else max(last, end)
+    return first, last
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    samples, gpus, reports = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    first, last = files_span(reports)
     if first is None:
-        print("? / ?")
+        print("%s / ?" % " ".join("?" * gpus))
         return
     total = [0.0] * gpus
     count = [0] * gpus
