@@ -29,6 +29,10 @@
 #                                 GPUs, this build and .baseline's in turn, twice; then
 #                                 scripts/bench_batch.sh against Grok and .baseline's build
 #                                 (GJ2K_COMPARE_BATCH=0 leaves that out).
+#   bash tests/gpu/run.sh trace [COUNT]   builds gj2k and tests/gpu/gpu_trace.c, then
+#                                 bench_gpu_scaling.sh over COUNT (200) photos to 4K on one
+#                                 GPU, and the same decode and encode again under the CUPTI
+#                                 trace: scripts/gpu_timeline.py says where the GPU sat idle.
 #   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
 #                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
 #                                 bench_batch.sh (every GPU, GPU 0 alone, Grok); no tests.
@@ -71,6 +75,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [[ "${1:-}" =~ ^(split|malloc)$ ]] && targets=(--target gj2k)
+[ "${1:-}" = trace ] && targets=(--target gj2k gj2k_gpu_trace)
 [[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
@@ -167,6 +172,36 @@ if [ "${1:-}" = split ]; then
   step "one process with every GPU against a process a GPU, 200 photos to 4K (twice), then ${2:-600}"
   rc=0
   for count in 200 200 "${2:-600}"; do photos_4k bench-split.txt --count "$count" --gpus "1 2" --processes; done
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = trace ]; then
+  step "one GPU's batch, ${2:-200} photos to 4K, untraced and under the CUPTI trace"
+  rc=0
+  trace=$PWD/build/trace
+  photos_4k bench-trace.txt --count "${2:-200}" --gpus 1 --keep "$trace"
+  library=$PWD/build/gpu/tests/gpu/libgj2k_gpu_trace.so
+  [ -f "$library" ] || { echo "trace: no $library (CUPTI not found?)"; exit 1; }
+  for what in decode encode; do
+    if [ $what = decode ]; then args=(decode -ImgDir "$trace/batch" -OutFor ppm)
+    else args=(encode -ImgDir "$trace/photos"); fi
+    rm -rf "$trace/out"
+    s=$(date +%s%N)
+    CUDA_INJECTION64_PATH=$library GJ2K_TRACE_OUT=$trace/$what.txt \
+      build/gpu/gj2k "${args[@]}" -o "$trace/out" --devices 0 --cpu-workers 0 \
+      --report "$trace/$what.jsonl" >"$trace/summary-$what.txt" 2>&1 || rc=1
+    echo "== $what under the trace: $(( ($(date +%s%N) - s) / 1000000 )) ms whole" |
+      tee -a "$logs/trace.txt"
+    grep -E 'stages summed|the workers|the run:' "$trace/summary-$what.txt" |
+      tee -a "$logs/trace.txt"
+    python3 scripts/gpu_timeline.py "$trace/$what.txt" "$trace/$what.jsonl" 2>&1 |
+      tee -a "$logs/trace.txt"
+    rc=$((rc | PIPESTATUS[0]))
+    # the raw trace and report come back too, for questions asked later
+    gzip -c "$trace/$what.txt" >"$logs/trace-$what.txt.gz"
+    cp "$trace/$what.jsonl" "$logs/trace-$what.jsonl"
+  done
   deliver
   exit "$rc"
 fi
