@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <new>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -129,6 +130,7 @@ struct gpu_stage {
     void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
     uint8_t *fractions[2]; /*   and 9/7 fractions */
     cudaEvent_t kernels_done[2];  /* a set written: its download may start */
+    pinned_staging staging; /* the downloads' host side (stream_memory.cuh) */
     size_t capacity;       /* elements each buffer holds */
     size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
@@ -282,7 +284,7 @@ extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_e
         return gj2k_fail(error, GJ2K_ERROR_DEVICE, "GPU %u: there %s %d usable GPU%s (0 to %d)",
                          device, count == 1 ? "is" : "are", count, count == 1 ? "" : "s",
                          count - 1);
-    gpu_stage *g = (gpu_stage *)std::calloc(1, sizeof *g);
+    gpu_stage *g = new (std::nothrow) gpu_stage(); /* zeroed, no staging yet */
     if (g == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     g->rows = 0; /* by level (rows_for) */
@@ -330,8 +332,10 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
         cudaStreamDestroy(g->stream);
     if (g->copies != nullptr)
         cudaStreamDestroy(g->copies);
+    g->staging.~pinned_staging(); /* while the device is set */
+    new (&g->staging) pinned_staging();
     cudaGetLastError();
-    std::free(g);
+    delete g;
 }
 
 extern "C" bool gpu_stage_fits(gpu_stage *g, size_t largest_area)
@@ -474,10 +478,14 @@ static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *
     int s = pending->set;
     pending->active = false;
     GPU_CHECK(cudaStreamWaitEvent(g->copies, g->kernels_done[s], 0), "stream order");
-    GPU_CHECK(timed_copy(g, g->copies, to, g->values[s], bytes, cudaMemcpyDeviceToHost), "download");
-    if (fractions_to != nullptr)
-        GPU_CHECK(timed_copy(g, g->copies, fractions_to, g->fractions[s], fraction_bytes,
-                             cudaMemcpyDeviceToHost), "download");
+    /* through the stage's page-locked halves: landed when they return */
+    phase_begin(g, GPU_PHASE_COPIES, g->copies);
+    cudaError_t e = pinned_staging_download(&g->staging, to, g->values[s], bytes, g->copies);
+    if (e == cudaSuccess && fractions_to != nullptr)
+        e = pinned_staging_download(&g->staging, fractions_to, g->fractions[s], fraction_bytes,
+                                    g->copies);
+    phase_end(g, g->copies);
+    GPU_CHECK(e, "download");
     GPU_CHECK(cudaStreamSynchronize(g->copies), "download");
     unregister_all(&pending->registered);
     return GJ2K_OK;

@@ -114,6 +114,7 @@ struct tier1_gpu {
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
     Buffer ht; /* the HT decoder's look-up tables, uploaded with the first HT block */
+    pinned_staging staging; /* every copy's host side but the tables' (stream_memory.cuh) */
 };
 
 extern "C" gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error)
@@ -240,17 +241,15 @@ static cudaError_t queue_decoding(tier1_gpu *gpu, const uint8_t *data, size_t da
             return e;
     }
     *what = "upload";
-    if ((data_size != 0 &&
-         (e = cudaMemcpyAsync(gpu->data.data, data, data_size, cudaMemcpyHostToDevice, s)) !=
-             cudaSuccess) ||
-        (num_segments != 0 &&
-         (e = cudaMemcpyAsync(gpu->segments.data, segments, num_segments * sizeof(tier1_segment),
-                              cudaMemcpyHostToDevice, s)) != cudaSuccess) ||
-        (e = cudaMemcpyAsync(gpu->blocks.data, batch.blocks, count * sizeof(DeviceBlock),
-                             cudaMemcpyHostToDevice, s)) != cudaSuccess ||
+    pinned_staging *staging = &gpu->staging;
+    if ((e = pinned_staging_upload(staging, gpu->data.data, data, data_size, s)) != cudaSuccess ||
+        (e = pinned_staging_upload(staging, gpu->segments.data, segments,
+                                   num_segments * sizeof(tier1_segment), s)) != cudaSuccess ||
+        (e = pinned_staging_upload(staging, gpu->blocks.data, batch.blocks,
+                                   count * sizeof(DeviceBlock), s)) != cudaSuccess ||
         /* the refusals made here: the kernel writes only the blocks it runs */
-        (e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_result),
-                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+        (e = pinned_staging_upload(staging, gpu->results.data, results,
+                                   count * sizeof(tier1_gpu_result), s)) != cudaSuccess)
         return e;
     *what = "kernel";
     decode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
@@ -293,21 +292,21 @@ extern "C" gj2k_status tier1_gpu_decode(tier1_gpu *gpu, const uint8_t *data, siz
         e = gpu->lowest.reserve(gpu->memory, samples);
     if (e == cudaSuccess) {
         what = "upload";
-        if ((e = cudaMemcpyAsync(gpu->coefficients.data, coefficients, samples * sizeof(int32_t),
-                                 cudaMemcpyHostToDevice, s)) == cudaSuccess &&
-            (e = cudaMemcpyAsync(gpu->lowest.data, lowest, samples, cudaMemcpyHostToDevice, s)) ==
+        if ((e = pinned_staging_upload(&gpu->staging, gpu->coefficients.data, coefficients,
+                                       samples * sizeof(int32_t), s)) == cudaSuccess &&
+            (e = pinned_staging_upload(&gpu->staging, gpu->lowest.data, lowest, samples, s)) ==
                 cudaSuccess)
             e = queue_decoding(gpu, data, data_size, segments, num_segments, batch, count, results,
                                &what);
     }
     if (e == cudaSuccess) {
         what = "download";
-        if ((e = cudaMemcpyAsync(coefficients, gpu->coefficients.data, samples * sizeof(int32_t),
-                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess &&
-            (e = cudaMemcpyAsync(lowest, gpu->lowest.data, samples, cudaMemcpyDeviceToHost, s)) ==
+        if ((e = pinned_staging_download(&gpu->staging, coefficients, gpu->coefficients.data,
+                                         samples * sizeof(int32_t), s)) == cudaSuccess &&
+            (e = pinned_staging_download(&gpu->staging, lowest, gpu->lowest.data, samples, s)) ==
                 cudaSuccess &&
-            (e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_result),
-                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess)
+            (e = pinned_staging_download(&gpu->staging, results, gpu->results.data,
+                                         count * sizeof(tier1_gpu_result), s)) == cudaSuccess)
             e = cudaStreamSynchronize(s);
     }
     return e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
@@ -341,12 +340,10 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
         e = gpu->sets.reserve(gpu->memory, (num_sets ? num_sets : 1) * sizeof(int32_t *));
     if (e == cudaSuccess) {
         what = "upload";
-        if ((e = cudaMemcpyAsync(gpu->placements.data, placements,
-                                 count * sizeof(tier1_gpu_placement), cudaMemcpyHostToDevice, s)) ==
-                cudaSuccess &&
-            (num_sets == 0 ||
-             (e = cudaMemcpyAsync(gpu->sets.data, pointers, num_sets * sizeof(int32_t *),
-                                  cudaMemcpyHostToDevice, s)) == cudaSuccess))
+        if ((e = pinned_staging_upload(&gpu->staging, gpu->placements.data, placements,
+                                       count * sizeof(tier1_gpu_placement), s)) == cudaSuccess &&
+            (e = pinned_staging_upload(&gpu->staging, gpu->sets.data, pointers,
+                                       num_sets * sizeof(int32_t *), s)) == cudaSuccess)
             e = queue_decoding(gpu, data, data_size, segments, num_segments, batch, count, results,
                                &what);
     }
@@ -360,8 +357,8 @@ extern "C" gj2k_status tier1_gpu_decode_placed(tier1_gpu *gpu, const uint8_t *da
     }
     if (e == cudaSuccess) {
         what = "download";
-        if ((e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_result),
-                                 cudaMemcpyDeviceToHost, s)) == cudaSuccess)
+        if ((e = pinned_staging_download(&gpu->staging, results, gpu->results.data,
+                                         count * sizeof(tier1_gpu_result), s)) == cudaSuccess)
             e = cudaStreamSynchronize(s);
     }
     gj2k_status done = e == cudaSuccess ? GJ2K_OK : decoding_failed(gpu, e, what, error);
