@@ -20,6 +20,9 @@ const option_spec batch_option_specs[] = {
     {"--cpu-workers", "N",
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
      "(default: the cores past 16 a GPU, halved, at most 8)"},
+    {"--order", "HOW",
+     "batch: the order the files are taken in: size (largest first, the default), spread (the "
+     "first files at once spread over the sizes, then largest first), name (by path)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},
@@ -161,6 +164,11 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         return false;
     }
     t->cpu_workers = cpu_workers ? (int)value : -1;
+    const char *order = options_get(parsed, "--order");
+    if (order != NULL && !batch_order_parse(order, &t->order)) {
+        report_error("%s: --order %s: expected size, spread or name", command, order);
+        return false;
+    }
     t->skip_existing = options_has(parsed, "--skip-existing");
     t->quiet = options_has(parsed, "--quiet");
     t->report = options_get(parsed, "--report");

@@ -70,40 +70,24 @@ typedef struct batch_state {
     double last_started;    /* when the last file was taken */
 } batch_state;
 
-typedef struct sized_item {
-    uint64_t bytes;
-    size_t index;
-} sized_item;
-
-static int larger_first(const void *a, const void *b)
-{
-    const sized_item *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes > y->bytes ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index; /* the list's order among equals */
-}
-
-/* The list's indices by input size, largest first (an input that cannot be
- * read counts as empty and fails in its turn); NULL when out of memory. */
-static size_t *largest_first(const batch_list *list)
+/* The list's indices in the order the workers take them (settings->order
+ * over the inputs' sizes, `wave` at once; an input that cannot be read
+ * counts as empty and fails in its turn); NULL when out of memory. */
+static size_t *ordered(const batch_list *list, batch_order_policy policy, size_t wave)
 {
     size_t n = list->count ? list->count : 1;
-    sized_item *items = malloc(n * sizeof *items);
+    uint64_t *bytes = malloc(n * sizeof *bytes);
     size_t *order = malloc(n * sizeof *order);
-    if (items == NULL || order == NULL) {
-        free(items);
-        free(order);
-        return NULL;
-    }
-    for (size_t i = 0; i < list->count; i++) {
+    for (size_t i = 0; bytes != NULL && i < list->count; i++) {
         struct stat info;
-        items[i].bytes = stat(list->items[i].input, &info) == 0 ? (uint64_t)info.st_size : 0;
-        items[i].index = i;
+        bytes[i] = stat(list->items[i].input, &info) == 0 ? (uint64_t)info.st_size : 0;
     }
-    qsort(items, list->count, sizeof *items, larger_first);
-    for (size_t i = 0; i < list->count; i++)
-        order[i] = items[i].index;
-    free(items);
+    if (bytes == NULL || order == NULL ||
+        !batch_order_files(bytes, list->count, wave, policy, order)) {
+        free(order);
+        order = NULL;
+    }
+    free(bytes);
     return order;
 }
 
@@ -178,8 +162,9 @@ static bool same_file(const char *input, const char *output)
            a.st_ino == b.st_ino;
 }
 
-/* The next file for a worker, as an index into the list: the largest left,
- * except for a CPU worker beside GPUs, which takes the smallest and leaves
+/* The next file for a worker, as an index into the list: the first left in
+ * the batch's order (by default the largest), except for a CPU worker
+ * beside GPUs, which takes the last (by default the smallest) and leaves
  * the last few (no more than the GPU workers) to the GPUs, so that the run
  * does not wait for the slower CPU at its end. False when none is left. */
 static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
@@ -363,7 +348,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
         return 1;
     }
     s.workers = calloc(jobs, sizeof *s.workers);
-    size_t *order = largest_first(list);
+    size_t *order = ordered(list, settings->order, s.counts.gpu_jobs);
     s.order = order;
     if (s.workers == NULL || order == NULL) {
         report_error("%s: out of memory", settings->command);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "batch_inputs.h"
+#include "batch_order.h"
 #include "gj2k.h"
 
 typedef enum batch_verdict {
@@ -79,6 +80,9 @@ typedef struct batch_settings {
      * BATCH_JOBS_A_GPU is granted as far as half the cores a GPU allow, any
      * other (0 included) gives BATCH_JOBS_A_GPU (batch_workers.c). */
     unsigned jobs_a_gpu;
+    /* The order the workers take the files in (batch_order.h); the default
+     * (zero) is largest first. */
+    batch_order_policy order;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or

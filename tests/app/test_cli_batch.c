@@ -4,6 +4,7 @@
  * resumed with --skip-existing, shards whose union is the whole run,
  * inputs never overwritten, the files shared out among GPUs, and memory that
  * stays flat however many files a run codes. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,55 @@ static void test_inputs_and_lists(void)
     gj2k_image_destroy(a);
     gj2k_image_destroy(b);
     gj2k_image_destroy(clash);
+}
+
+/* Where `name` first appears in the report `path` (SIZE_MAX: nowhere). */
+static size_t report_position(const char *path, const char *name)
+{
+    char *text = text_of(path);
+    const char *at = text ? strstr(text, name) : NULL;
+    size_t position = at ? (size_t)(at - text) : SIZE_MAX;
+    free(text);
+    return position;
+}
+
+/* --order, one file at a time so that the report shows the order taken:
+ * largest first by default, by path with name; a word it does not know is
+ * a usage error. */
+static void test_order_taken(void)
+{
+    make_directory("ord");
+    gj2k_image *a = image_at("ord/a.ppm", 8, 8, 3);
+    gj2k_image *b = image_at("ord/b.ppm", 64, 64, 3);
+    gj2k_image *c = image_at("ord/c.ppm", 32, 32, 3);
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    static const char *const orders[] = {"", "--order size", "--order name"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args,
+                 "encode -ImgDir '%s/ord' -o '%s/ord%d' --jobs 1 --device cpu %s --report "
+                 "'%s/order%d.jsonl' -quiet", t, t, k, orders[k], t, k);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 0);
+        char report[64];
+        snprintf(report, sizeof report, "order%d.jsonl", k);
+        size_t pa = report_position(report, "a.ppm"), pb = report_position(report, "b.ppm"),
+               pc = report_position(report, "c.ppm");
+        REQUIRE(pa != SIZE_MAX && pb != SIZE_MAX && pc != SIZE_MAX);
+        if (k < 2)
+            CHECK(pb < pc && pc < pa); /* 64x64, 32x32, 8x8 */
+        else
+            CHECK(pa < pb && pb < pc);
+    }
+    snprintf(args, sizeof args, "encode -ImgDir '%s/ord' -o '%s/ord9' --order largest", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 2);
+    CHECK(strstr(r.err, "--order largest") != NULL);
+    CHECK(!exists("ord9"));
+    gj2k_image_destroy(a);
+    gj2k_image_destroy(b);
+    gj2k_image_destroy(c);
 }
 
 /* A run killed part-way (SIGKILL: no handler runs) leaves no output that
@@ -551,6 +601,7 @@ static void test_devices_shared_out(void)
 static const test_case cases[] = {
     {"directory_round_trip", test_directory_round_trip},
     {"inputs_and_lists", test_inputs_and_lists},
+    {"order_taken", test_order_taken},
     {"killed_run_resumes", test_killed_run_resumes},
     {"shards_make_the_whole", test_shards_make_the_whole},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
