@@ -14,13 +14,14 @@
 # The source: GJ2K_BENCH_PHOTO, an 8-bit RGB PPM of 3840x2160 (the GPU
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
-#        [--no-verify] [--jobs-per-gpu K] [--keep DIR] [--processes]
+#        [--no-verify] [--jobs-per-gpu K] [--order HOW] [--keep DIR] [--processes]
 # (--jobs-per-gpu K: --jobs K times the GPUs, instead of the batch's default;
+# --order HOW: the batch's --order (size, spread, name) for every run;
 # --processes: for 2 GPUs and more, also one process a GPU at once, each
 # shown only its GPU and taking its --shard of the files, timed together)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu= processes=0
+gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu= processes=0 order=()
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -29,8 +30,9 @@ while [ $# -gt 0 ]; do
     --max) max=$2; [[ $max =~ ^(4k|8k)$ ]] || { echo "bench_gpu_scaling: --max 4k or 8k" >&2; exit 2; }; shift 2 ;;
     --no-verify) verify=; shift ;;
     --jobs-per-gpu) per_gpu=$2; shift 2 ;;
+    --order) order=(--order "$2"); shift 2 ;;
     --processes) processes=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
 done
@@ -91,7 +93,7 @@ run() { local name=$1 n=$2; shift 2
   sampling "$name"
   local s; s=$(date +%s%N)
   # shellcheck disable=SC2086 # $verify: one word or none
-  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" \
+  "$gj2k" "$@" --devices "$devices" --cpu-workers 0 $verify "${jobs[@]}" "${order[@]}" \
     --report "report-$name.jsonl" >"summary-$name.txt" 2>&1 ||
     { echo "bench_gpu_scaling: $name failed:" >&2; tail -5 "summary-$name.txt" >&2; failed=1
       ms[$name]=failed; }
@@ -119,7 +121,8 @@ split() { local name=$1 like=$2 n=$3; shift 3
   local s k pids=() bad=0; s=$(date +%s%N)
   for ((k = 0; k < n; k++)); do
     # shellcheck disable=SC2086 # $verify: one word or none
-    CUDA_VISIBLE_DEVICES=$k "$gj2k" "$@" --shard $((k + 1))/"$n" --cpu-workers 0 $verify "${jobs[@]}" \
+    CUDA_VISIBLE_DEVICES=$k "$gj2k" "$@" --shard $((k + 1))/"$n" --cpu-workers 0 $verify \
+      "${jobs[@]}" "${order[@]}" \
       --report "report-$name-$k.jsonl" >"summary-$name-$k.txt" 2>&1 & pids+=($!)
   done
   for k in "${pids[@]}"; do wait "$k" || bad=1; done
@@ -141,7 +144,8 @@ for n in $gpu_counts; do
 done
 files_per_s() { [ "$1" = failed ] && { echo failed; return; }; awk -v c="$count" -v ms="$1" 'BEGIN{printf "%.1f", c * 1000 / ms}'; }
 mps() { [ "$1" = failed ] && { echo failed; return; }; awk -v p=$pixels -v ms="$1" 'BEGIN{printf "%.1f", p / 1e3 / ms}'; }
-echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless, ${verify:-no --verify}, --cpu-workers 0,"
+echo "Batch of $count photos ($mp MP, 768x512 to ${sizes[-1]/ /x}), lossless," \
+     "${verify:-no --verify}, --cpu-workers 0,${order[*]:+ ${order[*]},}"
 [ -n "${GLIBC_TUNABLES:-}" ] && echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"
 [ -n "$per_gpu" ] && echo "--jobs $per_gpu a GPU"
 echo "$(nproc) cores, $gpus GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)); whole commands, one run each."

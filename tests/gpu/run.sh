@@ -33,6 +33,10 @@
 #                                 bench_gpu_scaling.sh over COUNT (200) photos to 4K on one
 #                                 GPU, and the same decode and encode again under the CUPTI
 #                                 trace: scripts/gpu_timeline.py says where the GPU sat idle.
+#   bash tests/gpu/run.sh order   builds gj2k and the batch tests, runs them, then
+#                                 bench_gpu_scaling.sh over 200 photos to 4K on 1 and 2 GPUs
+#                                 with --order size and spread in turn, twice; then the trace
+#                                 of one GPU's decode with each (where the GPU sits idle).
 #   bash tests/gpu/run.sh jobs    builds gj2k, then bench_gpu_scaling.sh over 200 photos to 4K on
 #                                 1, 2, 4 GPUs with 8, 12, 16 files at once a GPU, and
 #                                 bench_batch.sh (every GPU, GPU 0 alone, Grok); no tests.
@@ -76,6 +80,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [[ "${1:-}" =~ ^(split|malloc)$ ]] && targets=(--target gj2k)
 [ "${1:-}" = trace ] && targets=(--target gj2k gj2k_gpu_trace)
+[ "${1:-}" = order ] && targets=(--target gj2k gj2k_gpu_trace test_cli_batch)
 [[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
@@ -201,6 +206,32 @@ if [ "${1:-}" = trace ]; then
     # the raw trace and report come back too, for questions asked later
     gzip -c "$trace/$what.txt" >"$logs/trace-$what.txt.gz"
     cp "$trace/$what.jsonl" "$logs/trace-$what.jsonl"
+  done
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = order ]; then
+  step "the files' order, size against spread, 200 photos to 4K over 1 and 2 GPUs; traces"
+  build/gpu/tests/app/test_cli_batch 2>&1 | tail -3 | tee "$logs/test-batch.txt"
+  rc=${PIPESTATUS[0]}
+  for round in 1 2; do
+    for how in size spread; do
+      echo "== --order $how, round $round" | tee -a "$logs/bench-order.txt"
+      photos_4k bench-order.txt --count 200 --gpus "1 2" --order $how \
+        $([ $round = 2 ] && [ $how = spread ] && echo --keep "$PWD/build/trace")
+    done
+  done
+  library=$PWD/build/gpu/tests/gpu/libgj2k_gpu_trace.so
+  for how in size spread; do
+    rm -rf build/trace/out
+    CUDA_INJECTION64_PATH=$library GJ2K_TRACE_OUT=build/trace/decode-$how.txt \
+      build/gpu/gj2k decode -ImgDir build/trace/batch -OutFor ppm -o build/trace/out --devices 0 \
+      --cpu-workers 0 --order $how --report build/trace/decode-$how.jsonl >/dev/null 2>&1 || rc=1
+    echo "== the decode's trace, --order $how" | tee -a "$logs/trace.txt"
+    python3 scripts/gpu_timeline.py build/trace/decode-$how.txt build/trace/decode-$how.jsonl 2>&1 |
+      head -12 | tee -a "$logs/trace.txt"
+    gzip -c build/trace/decode-$how.txt >"$logs/trace-decode-$how.txt.gz"
   done
   deliver
   exit "$rc"
