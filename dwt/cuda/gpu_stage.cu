@@ -130,7 +130,7 @@ struct gpu_stage {
     void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
     uint8_t *fractions[2]; /*   and 9/7 fractions */
     cudaEvent_t kernels_done[2];  /* a set written: its download may start */
-    pinned_staging staging; /* the downloads' host side (stream_memory.cuh) */
+    pinned_staging staging; /* every copy's host side (stream_memory.cuh) */
     size_t capacity;       /* elements each buffer holds */
     size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
@@ -158,16 +158,6 @@ static void phase_end(gpu_stage *g, cudaStream_t stream = nullptr)
 {
     if (g->timed < kTimedPhases)
         cudaEventRecord(g->phase_stop[g->timed++], stream != nullptr ? stream : g->stream);
-}
-
-/* An asynchronous copy between host and device on `stream`, timed. */
-static cudaError_t timed_copy(gpu_stage *g, cudaStream_t stream, void *to, const void *from,
-                              size_t bytes, cudaMemcpyKind kind)
-{
-    phase_begin(g, GPU_PHASE_COPIES, stream);
-    cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, stream);
-    phase_end(g, stream);
-    return e;
 }
 
 /* Waits for both streams and adds up the timed phases (copies on the two
@@ -332,8 +322,6 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
         cudaStreamDestroy(g->stream);
     if (g->copies != nullptr)
         cudaStreamDestroy(g->copies);
-    g->staging.~pinned_staging(); /* while the device is set */
-    new (&g->staging) pinned_staging();
     cudaGetLastError();
     delete g;
 }
@@ -432,42 +420,11 @@ static dwt_levels::SamplesIn samples_in(const void *data, const gpu_forward_plan
                                  p->is_signed ? 0 : (int64_t)1 << (usable_precision(p->precision) - 1)};
 }
 
-/* Host memory page-locked for the time of its upload, so that the copy
- * runs at the bus's rate and asynchronously (registering memory already
- * written costs ~45 us/MB, docs/gpu-notes.md); where that fails the copy
- * goes from ordinary memory. */
-constexpr int kMaxRegistered = 3;
-struct registrations {
-    void *pointers[kMaxRegistered];
-    int count;
-};
-
-static void register_for_upload(registrations *r, const void *pointer, size_t bytes)
-{
-    if (r->count == kMaxRegistered || bytes < ((size_t)1 << 20))
-        return; /* small copies: not worth the system call */
-    if (cudaHostRegister(const_cast<void *>(pointer), bytes, cudaHostRegisterDefault) == cudaSuccess)
-        r->pointers[r->count++] = const_cast<void *>(pointer);
-    else
-        cudaGetLastError(); /* e.g. pages shared with another registered buffer */
-}
-
-static void unregister_all(registrations *r)
-{
-    for (int i = 0; i < r->count; i++)
-        cudaHostUnregister(r->pointers[i]);
-    r->count = 0;
-    cudaGetLastError();
-}
-
-/* A plane whose outputs wait in output set `set` for their download, with
- * the host memory registered for its uploads (complete once its kernels
- * are): its download ends the registrations. */
+/* A plane whose outputs wait in output set `set` for their download. */
 struct pending_plane {
     bool active;
     uint32_t index;
     int set;
-    registrations registered;
 };
 
 /* The pending plane's outputs down to the host, on the copy stream after its
@@ -487,14 +444,20 @@ static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *
     phase_end(g, g->copies);
     GPU_CHECK(e, "download");
     GPU_CHECK(cudaStreamSynchronize(g->copies), "download");
-    unregister_all(&pending->registered);
     return GJ2K_OK;
 }
 
-/* Host to device on the kernels' stream, before the kernels that read it. */
+/* Host to device on the kernels' stream, before the kernels that read it,
+ * through the stage's page-locked halves (`from` may be reused at once).
+ * Registering the caller's memory for the time of the copy instead cost
+ * the encoding workers 21 of their 38 s summed (8 at once on one GPU; its
+ * driver calls wait on each other: docs/gpu-notes.md, eleventh session). */
 static gj2k_status upload(gpu_stage *g, void *to, const void *from, size_t bytes, gj2k_error *error)
 {
-    GPU_CHECK(timed_copy(g, g->stream, to, from, bytes, cudaMemcpyHostToDevice), "upload");
+    phase_begin(g, GPU_PHASE_COPIES, g->stream);
+    cudaError_t e = pinned_staging_upload(&g->staging, to, from, bytes, g->stream);
+    phase_end(g, g->stream);
+    GPU_CHECK(e, "upload");
     return GJ2K_OK;
 }
 
@@ -510,7 +473,6 @@ static gj2k_status forward_download(gpu_stage *g, gpu_forward_plane *planes, boo
     if (p->device_output != nullptr) { /* the outputs stay: wait for their kernels only */
         pending->active = false;
         GPU_CHECK(cudaEventSynchronize(g->kernels_done[pending->set]), "forward transform");
-        unregister_all(&pending->registered);
     } else {
         status = download_pending(g, pending, p->output, area * 4,
                                   reversible ? nullptr : p->fractions, area, error);
@@ -557,7 +519,6 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
     GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
-    registrations registered = {}; /* the group's uploads, until a plane of it is pending */
     int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
@@ -587,7 +548,6 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
         if (group == 1 && planes[c].levels > 0) {
             gpu_forward_plane *p = &planes[c];
             dwt_levels::SamplesIn first = samples_in(g->work[0], p);
-            register_for_upload(&registered, p->input, n * first.bytes);
             status = upload(g, g->work[0], p->input, n * first.bytes, error);
             if (status == GJ2K_OK)
                 status = forward_plane(g, p, reversible, nullptr, first, set, error);
@@ -595,15 +555,13 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
             if (status != GJ2K_OK)
                 break;
-            pending = pending_plane{true, c, set, registered};
-            registered = registrations{};
+            pending = pending_plane{true, c, set};
             set ^= 1;
             c++;
             continue;
         }
         for (uint32_t k = 0; k < group && status == GJ2K_OK; k++) {
             dwt_levels::SamplesIn uploaded = samples_in(g->work[0], &planes[c + k]);
-            register_for_upload(&registered, planes[c + k].input, n * uploaded.bytes);
             status = upload(g, g->work[0], planes[c + k].input, n * uploaded.bytes, error);
             if (status != GJ2K_OK)
                 break;
@@ -629,9 +587,7 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
                 status = forward_download(g, planes, reversible, &pending, done, done_user, error);
             if (status != GJ2K_OK)
                 break;
-            /* the group's uploads are done once its first plane's kernels are */
-            pending = pending_plane{true, c + k, set, registered};
-            registered = registrations{};
+            pending = pending_plane{true, c + k, set};
             set ^= 1;
         }
         c += group;
@@ -639,27 +595,23 @@ extern "C" gj2k_status gpu_forward(gpu_stage *g, gpu_forward_plane *planes, uint
     if (status == GJ2K_OK)
         status = forward_download(g, planes, reversible, &pending, done, done_user, error);
     cudaError_t e = synchronize(g);
-    /* after a failure: uploads from these may have been queued till now */
-    unregister_all(&pending.registered);
-    unregister_all(&registered);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "forward transform");
     return status;
 }
 
-/* One inverse plane's coefficients up (from host memory registered for the
- * time, when it can be) and every level into `target`; with `last` (bytes
- * > 0) the last level writes the samples themselves. */
+/* One inverse plane's coefficients up (unless they are on the device) and
+ * every level into `target`; with `last` (bytes > 0) the last level writes
+ * the samples themselves. */
 static gj2k_status inverse_plane(gpu_stage *g, const gpu_inverse_plane *p, bool reversible,
                                  void *target, const dwt_levels::SamplesOut &last,
-                                 registrations *registered, gj2k_error *error)
+                                 gj2k_error *error)
 {
     size_t area = rect_area(p->rect);
     const void *bands = p->device_input;
     if (bands == nullptr) {
         const void *source = reversible || p->halves ? (const void *)p->samples
                                                      : (const void *)p->floats;
-        register_for_upload(registered, source, area * 4);
         gj2k_status uploaded = upload(g, g->work[0], source, area * 4, error);
         if (uploaded != GJ2K_OK)
             return uploaded;
@@ -708,7 +660,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
     GPU_USE_DEVICE(g->device);
     gj2k_status status = reserve_for(g, planes, count, error);
     pending_plane pending = {};
-    registrations registered = {}; /* the group's uploads, until a plane of it is pending */
     int set = 0;
     for (uint32_t c = 0; c < count && status == GJ2K_OK;) {
         uint32_t group = (mct && c == 0 && count >= 3) ? 3 : 1;
@@ -738,7 +689,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             status = wait_for_plane(wait, wait_user, c, error);
             if (status == GJ2K_OK)
                 status = inverse_plane(g, &planes[c], reversible, g->planes[0],
-                                       samples_out(g, &planes[c], set), &registered, error);
+                                       samples_out(g, &planes[c], set), error);
             cudaError_t recorded = status == GJ2K_OK ? cudaEventRecord(g->kernels_done[set], g->stream)
                                                      : cudaSuccess;
             if (recorded != cudaSuccess)
@@ -747,8 +698,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
                 status = inverse_download(g, planes, &pending, error);
             if (status != GJ2K_OK)
                 break;
-            pending = pending_plane{true, c, set, registered};
-            registered = registrations{};
+            pending = pending_plane{true, c, set};
             set ^= 1;
             c++;
             continue;
@@ -757,7 +707,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             status = wait_for_plane(wait, wait_user, c + k, error);
             if (status == GJ2K_OK)
                 status = inverse_plane(g, &planes[c + k], reversible, g->planes[k],
-                                       dwt_levels::SamplesOut{}, &registered, error);
+                                       dwt_levels::SamplesOut{}, error);
         }
         if (status == GJ2K_OK && group == 3) {
             phase_begin(g, GPU_PHASE_SAMPLE_PASSES);
@@ -782,9 +732,7 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
             status = inverse_download(g, planes, &pending, error);
             if (status != GJ2K_OK)
                 break;
-            /* the group's uploads are done once its first plane's kernels are */
-            pending = pending_plane{true, c + k, set, registered};
-            registered = registrations{};
+            pending = pending_plane{true, c + k, set};
             set ^= 1;
         }
         c += group;
@@ -792,9 +740,6 @@ extern "C" gj2k_status gpu_inverse(gpu_stage *g, gpu_inverse_plane *planes, uint
     if (status == GJ2K_OK)
         status = inverse_download(g, planes, &pending, error);
     cudaError_t e = synchronize(g);
-    /* after a failure: uploads from these may have been queued till now */
-    unregister_all(&pending.registered);
-    unregister_all(&registered);
     if (status == GJ2K_OK && e != cudaSuccess)
         return device_fail(error, e, "inverse transform");
     return status;

@@ -114,7 +114,8 @@ struct tier1_gpu {
     unsigned lanes = tier1_cuda::kDefaultLanes;
     Buffer data, segments, blocks, scratch, coefficients, lowest, results, placements, sets;
     Buffer ht; /* the HT decoder's look-up tables, uploaded with the first HT block */
-    pinned_staging staging; /* every copy's host side but the tables' (stream_memory.cuh) */
+    /* the batches' copies' host side (stream_memory.cuh); not the tables' or planes_copy's */
+    pinned_staging staging;
 };
 
 extern "C" gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error)

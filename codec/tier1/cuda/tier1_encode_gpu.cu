@@ -137,6 +137,7 @@ struct tier1_gpu_encoder {
     Buffer coefficients, fractions, words, blocks, slots, flags, passes, snapshots, results, data,
         passes_out;
     Buffer ht; /* the HT encoder's CxtVLC tables, uploaded with the first HT block */
+    pinned_staging staging; /* the batches' copies' host side (stream_memory.cuh) */
 };
 
 extern "C" gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
@@ -314,16 +315,16 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
         uint64_t base = plan->span_base[k];
         if (spans[k].samples == 0 || spans[k].resident)
             continue;
-        e = cudaMemcpyAsync(gpu->coefficients.as<int32_t>() + base, spans[k].coefficients,
-                            spans[k].samples * sizeof(int32_t), cudaMemcpyHostToDevice, s);
+        e = pinned_staging_upload(&gpu->staging, gpu->coefficients.as<int32_t>() + base,
+                                  spans[k].coefficients, spans[k].samples * sizeof(int32_t), s);
         if (e == cudaSuccess && spans[k].fractions != nullptr)
-            e = cudaMemcpyAsync(gpu->fractions.as<uint8_t>() + base, spans[k].fractions,
-                                spans[k].samples, cudaMemcpyHostToDevice, s);
+            e = pinned_staging_upload(&gpu->staging, gpu->fractions.as<uint8_t>() + base,
+                                      spans[k].fractions, spans[k].samples, s);
         if (e != cudaSuccess)
             return e;
     }
-    if ((e = cudaMemcpyAsync(gpu->blocks.data, plan->blocks, count * sizeof(DeviceBlock),
-                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+    if ((e = pinned_staging_upload(&gpu->staging, gpu->blocks.data, plan->blocks,
+                                   count * sizeof(DeviceBlock), s)) != cudaSuccess)
         return e;
     *what = "kernel";
     encode_blocks<<<tier1_cuda::grid_for(count, gpu->lanes), kThreads,
@@ -335,11 +336,9 @@ static cudaError_t encode_on_device(tier1_gpu_encoder *gpu, const tier1_gpu_span
         gpu->ht.as<const ht_encode_tables>(), gpu->results.as<tier1_gpu_encoded>());
     if ((e = cudaGetLastError()) != cudaSuccess)
         return e;
-    *what = "download";
-    if ((e = cudaMemcpyAsync(results, gpu->results.data, count * sizeof(tier1_gpu_encoded),
-                             cudaMemcpyDeviceToHost, s)) != cudaSuccess)
-        return e;
-    return cudaStreamSynchronize(s);
+    *what = "download"; /* landed when it returns */
+    return pinned_staging_download(&gpu->staging, results, gpu->results.data,
+                                   count * sizeof(tier1_gpu_encoded), s);
 }
 
 /* Gathers the blocks' bytes and passes at the offsets set in results, and
@@ -356,8 +355,8 @@ static cudaError_t gather_on_device(tier1_gpu_encoder *gpu, size_t count,
         (e = gpu->passes_out.reserve(gpu->memory, num_passes * sizeof(tier1_pass_info))) != cudaSuccess)
         return e;
     *what = "upload";
-    if ((e = cudaMemcpyAsync(gpu->results.data, results, count * sizeof(tier1_gpu_encoded),
-                             cudaMemcpyHostToDevice, s)) != cudaSuccess)
+    if ((e = pinned_staging_upload(&gpu->staging, gpu->results.data, results,
+                                   count * sizeof(tier1_gpu_encoded), s)) != cudaSuccess)
         return e;
     *what = "kernel";
     gather_blocks<<<(unsigned)count, 128, 0, s>>>(
@@ -366,14 +365,14 @@ static cudaError_t gather_on_device(tier1_gpu_encoder *gpu, size_t count,
         gpu->passes_out.as<tier1_pass_info>());
     if ((e = cudaGetLastError()) != cudaSuccess)
         return e;
-    *what = "download";
-    if ((data_size > 0 && (e = cudaMemcpyAsync(data, gpu->data.data, data_size,
-                                               cudaMemcpyDeviceToHost, s)) != cudaSuccess) ||
-        (num_passes > 0 &&
-         (e = cudaMemcpyAsync(passes, gpu->passes_out.data, num_passes * sizeof(tier1_pass_info),
-                              cudaMemcpyDeviceToHost, s)) != cudaSuccess))
+    *what = "download"; /* each landed when it returns */
+    if ((e = pinned_staging_download(&gpu->staging, data, gpu->data.data, data_size, s)) !=
+        cudaSuccess)
         return e;
-    return cudaStreamSynchronize(s);
+    if ((e = pinned_staging_download(&gpu->staging, passes, gpu->passes_out.data,
+                                     num_passes * sizeof(tier1_pass_info), s)) != cudaSuccess)
+        return e;
+    return cudaStreamSynchronize(s); /* the kernel's faults, when nothing came down */
 }
 
 extern "C" gj2k_status tier1_gpu_encode(tier1_gpu_encoder *gpu, const tier1_gpu_span *spans,
