@@ -21,8 +21,8 @@ const option_spec batch_option_specs[] = {
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
      "(default: the cores past 16 a GPU, halved, at most 8)"},
     {"--order", "HOW",
-     "batch: the order the files are taken in: size (largest first, the default), spread (the "
-     "first files at once spread over the sizes, then largest first), name (by path)"},
+     "batch: the order the files are taken in: spread (the first files at once spread over "
+     "the sizes, then largest first; the default), size (largest first), name (by path)"},
     {"--skip-existing", NULL, "batch: keep outputs that exist (resumes a run that was stopped)"},
     {"--verify", NULL,
      "batch: read every output back and check it against its source before it counts"},

@@ -81,7 +81,7 @@ typedef struct batch_settings {
      * other (0 included) gives BATCH_JOBS_A_GPU (batch_workers.c). */
     unsigned jobs_a_gpu;
     /* The order the workers take the files in (batch_order.h); the default
-     * (zero) is largest first. */
+     * (zero) is spread. */
     batch_order_policy order;
 } batch_settings;
 

@@ -97,6 +97,9 @@ static void test_names(void)
     CHECK(!batch_order_parse("largest", &p));
     CHECK(!batch_order_parse("", &p));
     CHECK(!batch_order_parse(NULL, &p));
+    /* settings left zero (batch_run.h) take spread: the measured default */
+    batch_order_policy zero = (batch_order_policy)0;
+    CHECK(zero == BATCH_ORDER_SPREAD);
 }
 
 static const test_case cases[] = {

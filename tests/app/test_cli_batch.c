@@ -249,8 +249,8 @@ static size_t report_position(const char *path, const char *name)
 }
 
 /* --order, one file at a time so that the report shows the order taken:
- * largest first by default, by path with name; a word it does not know is
- * a usage error. */
+ * largest first by default (spread, whose first wave is one file here) and
+ * with size, by path with name; a word it does not know is a usage error. */
 static void test_order_taken(void)
 {
     make_directory("ord");
