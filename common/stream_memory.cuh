@@ -92,6 +92,24 @@ static inline void stream_memory_close(stream_memory *m)
     m->pool = nullptr;
 }
 
+/* A stream for coder `rank` of several sharing a GPU (a batch's workers):
+ * rank 0 at the default priority, each next rank one level higher, round
+ * the levels the device has. Kernels of equal size launched at nearly the
+ * same time on streams of one priority share the GPU and end together, so
+ * that their workers then all do their CPU part at once while it waits
+ * (docs/gpu-notes.md, twelfth session); at different priorities the
+ * higher one's blocks are scheduled first and its kernel ends first. */
+static inline cudaError_t stream_create_ranked(cudaStream_t *stream, unsigned rank)
+{
+    int least = 0, greatest = 0;
+    if (rank == 0 || cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
+        least == greatest)
+        return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
+    unsigned levels = (unsigned)(least - greatest) + 1; /* greater priority: lower number */
+    return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking,
+                                        least - (int)(rank % levels));
+}
+
 /* Page-locked host memory that a coder's copies go through: two halves of
  * kPinnedChunk bytes, made at the first copy, each with an event marking
  * its last copy. A copy to or from pageable memory goes through the

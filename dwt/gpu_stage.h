@@ -103,6 +103,10 @@ gj2k_status gpu_stage_open(gj2k_device device, unsigned gpu, uint64_t samples,
  * such device or this build has no CUDA; the message says why. A stage may
  * be used from any thread: each call makes its device the thread's own. */
 gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error);
+/* ... whose kernels run at rank `rank`'s stream priority among the stages
+ * sharing the GPU (0: the default; gj2k_gpu_context_create_ranked). */
+gj2k_status gpu_stage_create_ranked(unsigned device, unsigned rank, gpu_stage **out,
+                                    gj2k_error *error);
 void gpu_stage_destroy(gpu_stage *stage);
 /* Whether a tile whose largest tile-component has `largest_area` samples
  * fits in the device memory the stage holds or can still get, whole (as the

@@ -10,6 +10,13 @@ gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this gj2k was built without CUDA");
 }
 
+gj2k_status gpu_stage_create_ranked(unsigned device, unsigned rank, gpu_stage **out,
+                                    gj2k_error *error)
+{
+    (void)rank;
+    return gpu_stage_create(device, out, error);
+}
+
 void gpu_stage_destroy(gpu_stage *stage) { (void)stage; }
 
 bool gpu_stage_fits(gpu_stage *stage, size_t largest_area)

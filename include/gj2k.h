@@ -337,6 +337,13 @@ typedef enum gj2k_device {
 typedef struct gj2k_gpu_context gj2k_gpu_context;
 GJ2K_API gj2k_status gj2k_gpu_context_create(unsigned gpu, gj2k_gpu_context **out,
                                              gj2k_error *error);
+/* The same for one of several contexts coding at once on one GPU (a
+ * batch's workers, ranks 0, 1, 2, ...): rank k's kernels run at a higher
+ * stream priority than rank k - 1's, round the levels the GPU has, so that
+ * the contexts' files do not all end, and leave the GPU waiting on the CPU,
+ * at once. Rank 0 is gj2k_gpu_context_create. */
+GJ2K_API gj2k_status gj2k_gpu_context_create_ranked(unsigned gpu, unsigned rank,
+                                                    gj2k_gpu_context **out, gj2k_error *error);
 GJ2K_API void gj2k_gpu_context_destroy(gj2k_gpu_context *context);
 
 /* ------------------------------------------------------------ decoding */

@@ -181,13 +181,16 @@ static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
 }
 
 /* Opens worker `number`'s GPU, held to the end of the run (one that will
- * not open leaves the job to open one a file, or to code on the CPU). */
+ * not open leaves the job to open one a file, or to code on the CPU); with
+ * ranked_streams the workers of one GPU take ranks 0, 1, 2, ... */
 static void open_gpu(batch_state *s, size_t number)
 {
     batch_worker *w = &s->workers[number];
-    w->gpu = s->settings->gpus[number % s->settings->num_gpus];
+    size_t gpus = s->settings->num_gpus;
+    w->gpu = s->settings->gpus[number % gpus];
     gj2k_error unused = {0};
-    if (gj2k_gpu_context_create(w->gpu, &w->gpu_context, &unused) != GJ2K_OK)
+    unsigned rank = s->settings->ranked_streams ? (unsigned)(number / gpus) : 0;
+    if (gj2k_gpu_context_create_ranked(w->gpu, rank, &w->gpu_context, &unused) != GJ2K_OK)
         w->gpu_context = NULL;
     pthread_mutex_lock(&s->lock);
     double opened = now_seconds() - s->start;

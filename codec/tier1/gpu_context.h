@@ -12,6 +12,7 @@
 
 struct gj2k_gpu_context {
     unsigned gpu;                /* CUDA's number of the visible GPU */
+    unsigned rank;               /* its streams' priority (gj2k_gpu_context_create_ranked) */
     gpu_stage *stage;            /* made with the context */
     tier1_gpu *decoder;          /* made when a decode first wants one */
     tier1_gpu_encoder *encoder;  /* and when an encode does */

@@ -40,6 +40,10 @@ typedef struct tier1_gpu tier1_gpu;
 /* A decoder on GPU `device` (CUDA's numbering of the visible ones), its
  * buffers grown as batches need. Usable from any thread. */
 gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error);
+/* ... whose kernels run at rank `rank`'s stream priority among the coders
+ * sharing the GPU (0: the default; gj2k_gpu_context_create_ranked). */
+gj2k_status tier1_gpu_create_ranked(unsigned device, unsigned rank, tier1_gpu **out,
+                                    gj2k_error *error);
 void tier1_gpu_destroy(tier1_gpu *gpu);
 /* For benchmarks and tests: how many threads of each warp decode a block
  * each (1..32; the default, 1, measured fastest). */
@@ -142,6 +146,9 @@ typedef struct tier1_gpu_encoder tier1_gpu_encoder;
  * from any thread. */
 gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
                                      gj2k_error *error);
+/* ... at rank `rank`'s stream priority (as tier1_gpu_create_ranked). */
+gj2k_status tier1_gpu_encoder_create_ranked(unsigned device, unsigned rank,
+                                            tier1_gpu_encoder **out, gj2k_error *error);
 void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu);
 /* The room each block's bytes get on the GPU: bytes_per_sample (by default
  * 4) for each of its samples, and TIER1_GPU_ROOM_PER_BLOCK for the

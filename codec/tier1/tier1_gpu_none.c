@@ -9,6 +9,13 @@ gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
 }
 
+gj2k_status tier1_gpu_create_ranked(unsigned device, unsigned rank, tier1_gpu **out,
+                                    gj2k_error *error)
+{
+    (void)rank;
+    return tier1_gpu_create(device, out, error);
+}
+
 void tier1_gpu_destroy(tier1_gpu *gpu) { (void)gpu; }
 
 uint64_t tier1_gpu_blocks(const tier1_gpu *gpu)
@@ -34,6 +41,13 @@ gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
     (void)device;
     *out = NULL;
     return gj2k_fail(error, GJ2K_ERROR_DEVICE, "this build of gj2k has no CUDA");
+}
+
+gj2k_status tier1_gpu_encoder_create_ranked(unsigned device, unsigned rank,
+                                            tier1_gpu_encoder **out, gj2k_error *error)
+{
+    (void)rank;
+    return tier1_gpu_encoder_create(device, out, error);
 }
 
 void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu) { (void)gpu; }

@@ -265,6 +265,12 @@ static size_t rect_area(dwt_rect r) { return (size_t)(r.x1 - r.x0) * (r.y1 - r.y
 
 extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_error *error)
 {
+    return gpu_stage_create_ranked(device, 0, out, error);
+}
+
+extern "C" gj2k_status gpu_stage_create_ranked(unsigned device, unsigned rank, gpu_stage **out,
+                                               gj2k_error *error)
+{
     *out = nullptr;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
@@ -283,9 +289,9 @@ extern "C" gj2k_status gpu_stage_create(unsigned device, gpu_stage **out, gj2k_e
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, g->device);
     if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking);
+        e = stream_create_ranked(&g->stream, rank);
     if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&g->copies, cudaStreamNonBlocking);
+        e = stream_create_ranked(&g->copies, rank);
     if (e == cudaSuccess)
         e = stream_memory_open(&g->memory, g->device, g->stream);
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {

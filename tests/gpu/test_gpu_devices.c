@@ -3,7 +3,7 @@
  * visible GPU codes the CPU's bytes and samples; a context kept across
  * images of growing and shrinking sizes does too; several threads coding at
  * once, each on its own GPU (or, with one GPU, all on it) and its own
- * context, as a batch's workers do, get them too; a GPU that is not there
+ * context (of its own rank), as a batch's workers do, get them too; a GPU that is not there
  * is refused by number. Every case skips without a usable GPU. */
 #include <pthread.h>
 #include <stdio.h>
@@ -133,13 +133,15 @@ static void test_every_device_codes_alike(void)
         }
 }
 
-/* Workers coding at once, worker k on GPU k % count, as a batch's are. */
+/* Workers coding at once, worker k on GPU k % count, as a batch's are; those
+ * holding a context take rank k (their streams at higher priorities). */
 enum { WORKERS = 4, ROUNDS = 3 };
 
 typedef struct worker {
     const reference *r;
     unsigned gpu;
     bool held;          /* a context of its own, kept over its rounds */
+    unsigned rank;      /* the context's */
     const char *why;
 } worker;
 
@@ -148,7 +150,7 @@ static void *worker_run(void *context)
     worker *w = context;
     gj2k_gpu_context *held = NULL;
     gj2k_error error = {0};
-    if (w->held && gj2k_gpu_context_create(w->gpu, &held, &error) != GJ2K_OK)
+    if (w->held && gj2k_gpu_context_create_ranked(w->gpu, w->rank, &held, &error) != GJ2K_OK)
         w->why = "the context did not open";
     for (int round = 0; round < ROUNDS && w->why == NULL; round++)
         w->why = code_on(w->r, w->gpu, held);
@@ -164,7 +166,8 @@ static void test_workers_on_devices_at_once(void)
     pthread_t threads[WORKERS];
     for (int k = 0; k < WORKERS; k++) {
         reference_make(&r[k], k % 2 == 1);
-        w[k] = (worker){.r = &r[k], .gpu = (unsigned)k % count, .held = k >= 2};
+        w[k] = (worker){
+            .r = &r[k], .gpu = (unsigned)k % count, .held = k >= 2, .rank = (unsigned)k};
     }
     for (int k = 0; k < WORKERS; k++)
         REQUIRE(pthread_create(&threads[k], NULL, worker_run, &w[k]) == 0);

@@ -120,7 +120,13 @@ struct tier1_gpu {
 
 extern "C" gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error)
 {
-    return tier1_cuda::create_coder(device, out, error);
+    return tier1_cuda::create_coder(device, 0, out, error);
+}
+
+extern "C" gj2k_status tier1_gpu_create_ranked(unsigned device, unsigned rank, tier1_gpu **out,
+                                               gj2k_error *error)
+{
+    return tier1_cuda::create_coder(device, rank, out, error);
 }
 
 extern "C" void tier1_gpu_set_lanes(tier1_gpu *gpu, unsigned lanes)

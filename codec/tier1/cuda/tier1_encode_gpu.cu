@@ -143,7 +143,13 @@ struct tier1_gpu_encoder {
 extern "C" gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
                                                 gj2k_error *error)
 {
-    return tier1_cuda::create_coder(device, out, error);
+    return tier1_cuda::create_coder(device, 0, out, error);
+}
+
+extern "C" gj2k_status tier1_gpu_encoder_create_ranked(unsigned device, unsigned rank,
+                                                       tier1_gpu_encoder **out, gj2k_error *error)
+{
+    return tier1_cuda::create_coder(device, rank, out, error);
 }
 
 extern "C" void tier1_gpu_encoder_destroy(tier1_gpu_encoder *gpu) { tier1_cuda::destroy_coder(gpu); }

@@ -147,8 +147,10 @@ template <typename Coder> void destroy_coder(Coder *coder)
 
 /* A coder (tier1_gpu or tier1_gpu_encoder: a struct with a `stream`, a
  * `device` and the `memory` of its buffers, declared before them) on
- * device `device`, with a stream and a pool of its own. */
-template <typename Coder> gj2k_status create_coder(unsigned device, Coder **out, gj2k_error *error)
+ * device `device`, with a stream of rank `rank` (stream_create_ranked) and
+ * a pool of its own. */
+template <typename Coder>
+gj2k_status create_coder(unsigned device, unsigned rank, Coder **out, gj2k_error *error)
 {
     *out = nullptr;
     gj2k_status status = check_device(device, error);
@@ -159,7 +161,7 @@ template <typename Coder> gj2k_status create_coder(unsigned device, Coder **out,
     if (coder == nullptr)
         return gj2k_fail(error, GJ2K_ERROR_OUT_OF_MEMORY, "out of memory");
     coder->device = (int)device;
-    cudaError_t e = cudaStreamCreateWithFlags(&coder->stream, cudaStreamNonBlocking);
+    cudaError_t e = stream_create_ranked(&coder->stream, rank);
     if (e == cudaSuccess)
         e = stream_memory_open(&coder->memory, coder->device, coder->stream);
     if (e != cudaSuccess) {
