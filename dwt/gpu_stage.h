@@ -130,8 +130,11 @@ gj2k_status gpu_stage_reserve(gpu_stage *stage, size_t largest_area, gj2k_error 
 int gpu_stage_set_rows(gpu_stage *stage, int rows);
 
 /* Where the device's time went (CUDA event timing), in milliseconds since
- * the last call: copies to and from host memory, the elementwise passes
- * over samples (level shift, RCT/ICT, conversions), the level kernels. */
+ * the last call: copies to and from host memory (from the first chunk's
+ * copy queued to the last one's end, so the host's waits and memcpy
+ * through the page-locked halves between chunks count too), the
+ * elementwise passes over samples (level shift, RCT/ICT, conversions), the
+ * level kernels. */
 typedef enum gpu_phase {
     GPU_PHASE_COPIES = 0,
     GPU_PHASE_SAMPLE_PASSES,
