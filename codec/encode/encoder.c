@@ -222,7 +222,8 @@ static gj2k_status write_tile_part(encoder_run *run, uint32_t t, const tier2_til
     if (status != GJ2K_OK)
         return status;
     j2k_marker_write(parts, J2K_SOD);
-    byte_buffer_append(parts, run->scratch.data + tp->start[p], end - tp->start[p]);
+    if (end > tp->start[p]) /* the scratch may hold nothing at all (data NULL) */
+        byte_buffer_append(parts, run->scratch.data + tp->start[p], end - tp->start[p]);
     status = j2k_write_tile_part_end(parts, sot_offset, error);
     tlm[(*num_tlm)++] = (j2k_tlm_entry){.tile_index = t,
                                         .length = (uint32_t)(parts->size - sot_offset)};
