@@ -2,7 +2,10 @@
 gj2k_gpu_context), e.g.
     with gj2k.Coder(device="gpu") as coder:
         images = coder.decode_many(paths)
-Each call releases the GIL while the library codes."""
+Each call releases the GIL while the library codes. Several Coders coding at
+once on one GPU (one a thread) may take ranks 0, 1, 2, ...: their work runs
+at different stream priorities, so that equal images do not all end, and
+leave the GPU waiting, at once (gj2k_gpu_context_create_ranked)."""
 import ctypes
 import threading
 
@@ -12,8 +15,10 @@ from ._errors import InvalidArgumentError, check
 
 
 class Coder:
-    def __init__(self, device="auto", gpu=0, threads=0):
+    def __init__(self, device="auto", gpu=0, threads=0, rank=0):
         _device(device)  # refused here, before anything opens
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 0 <= rank < 2**32:
+            raise InvalidArgumentError("rank %r: expected an integer from 0" % (rank,))
         self.device, self.threads = device, threads
         self._context = None
         self._closed = False
@@ -21,8 +26,8 @@ class Coder:
         if device != "cpu":
             context = ctypes.c_void_p()
             error = L.gj2k_error()
-            status = L.lib.gj2k_gpu_context_create(gpu, ctypes.byref(context),
-                                                   ctypes.byref(error))
+            status = L.lib.gj2k_gpu_context_create_ranked(gpu, rank, ctypes.byref(context),
+                                                          ctypes.byref(error))
             if status == 0:
                 self._context = context
             elif device == "gpu":

@@ -127,6 +127,8 @@ def _declare(lib):
                                           POINTER(POINTER(c_char)), POINTER(c_size_t),
                                           error_p]),
         "gj2k_gpu_context_create": (status_t, [c_uint, POINTER(c_void_p), error_p]),
+        "gj2k_gpu_context_create_ranked": (status_t, [c_uint, c_uint, POINTER(c_void_p),
+                                                      error_p]),
         "gj2k_gpu_context_destroy": (None, [c_void_p]),
     }
     for name, (restype, argtypes) in signatures.items():

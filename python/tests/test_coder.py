@@ -35,6 +35,23 @@ def test_cpu_coder_round_trips(tmp_path):
         coder.read(encoded[0])
 
 
+def test_ranked_coders_code_alike():
+    """Coders at different ranks (stream priorities on a GPU; nothing on the
+    CPU) give the same bytes and images; a rank that is not a count is refused."""
+    arrays = images(2)
+    results = []
+    for rank in (0, 1, 7):
+        with gj2k.Coder(device="auto", rank=rank) as coder:
+            encoded = coder.encode_many(arrays)
+            results.append(encoded)
+            decoded = coder.decode_many(encoded)
+            assert all(np.array_equal(a, b) for a, b in zip(arrays, decoded))
+    assert results[0] == results[1] == results[2]
+    for bad in (-1, 1.5, "2", True):
+        with pytest.raises(gj2k.InvalidArgumentError, match="rank"):
+            gj2k.Coder(device="cpu", rank=bad)
+
+
 def test_gpu_coder_opens_a_gpu_or_says_why():
     try:
         coder = gj2k.Coder(device="gpu")
