@@ -102,8 +102,11 @@ static inline void stream_memory_close(stream_memory *m)
 static inline cudaError_t stream_create_ranked(cudaStream_t *stream, unsigned rank)
 {
     int least = 0, greatest = 0;
-    if (rank == 0 || cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
-        least == greatest)
+    if (rank > 0 && cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) {
+        cudaGetLastError(); /* not the caller's: a stream of the default priority */
+        least = greatest = 0;
+    }
+    if (rank == 0 || least == greatest)
         return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
     unsigned levels = (unsigned)(least - greatest) + 1; /* greater priority: lower number */
     return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking,
