@@ -13,8 +13,8 @@ typedef enum batch_order_policy {
      * Workers that start together on files of one size end them together,
      * and on a GPU they then all do their CPU part at once while it waits
      * (docs/gpu-notes.md, eleventh session); spread, they stay apart. The
-     * default (zero): 200 photos to 4K on 2 H200s, 3-8% faster than size
-     * both ways (twelfth session). */
+     * default (zero): 200 photos to 4K on 2 H200s, 1-13% faster than size
+     * in each of 8 runs, encoding and decoding (twelfth session). */
     BATCH_ORDER_SPREAD,
     /* Largest first (equal sizes in the list's order): no large file is
      * left to start last while the other workers idle. */
