@@ -102,8 +102,11 @@ static inline void stream_memory_close(stream_memory *m)
 static inline cudaError_t stream_create_ranked(cudaStream_t *stream, unsigned rank)
 {
     int least = 0, greatest = 0;
-    if (rank == 0 || cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
-        least == greatest)
+    if (rank > 0 && cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) {
+        cudaGetLastError(); /* not the caller's: a stream of the default priority */
+        least = greatest = 0;
+    }
+    if (rank == 0 || least == greatest)
         return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
     unsigned levels = (unsigned)(least - greatest) + 1; /* greater priority: lower number */
     return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking,
@@ -131,15 +134,29 @@ struct pinned_staging {
     pinned_staging() = default;
     pinned_staging(const pinned_staging &) = delete;
     pinned_staging &operator=(const pinned_staging &) = delete;
-    ~pinned_staging()
-    {
-        for (cudaEvent_t e : done)
-            if (e != nullptr)
-                cudaEventDestroy(e);
-        if (halves != nullptr)
-            cudaFreeHost(halves);
-    }
+    ~pinned_staging();
 };
+
+/* The halves and events given back, on the device they were made on,
+ * once the last copy of each half is complete (waited for here); the
+ * staging is as new. */
+static inline void pinned_staging_release(pinned_staging *p)
+{
+    for (cudaEvent_t &e : p->done) {
+        if (e != nullptr) {
+            cudaEventSynchronize(e);
+            cudaEventDestroy(e);
+        }
+        e = nullptr;
+    }
+    if (p->halves != nullptr)
+        cudaFreeHost(p->halves);
+    p->halves = nullptr;
+    p->next = 0;
+    p->refused = false;
+}
+
+inline pinned_staging::~pinned_staging() { pinned_staging_release(this); }
 
 /* The halves and their events, made at the first copy; false when refused. */
 static inline bool pinned_staging_ready(pinned_staging *p)
@@ -167,7 +184,9 @@ static inline cudaError_t pinned_staging_half(pinned_staging *p, int *half)
 }
 
 /* Host to device on `stream`, a chunk at a time through the halves;
- * returns once the last chunk is queued (`from` may be reused at once). */
+ * returns once the last chunk is queued (`from` may be reused at once).
+ * After a failure copies may still run from the halves: their owner frees
+ * them only through pinned_staging_release, which waits. */
 static inline cudaError_t pinned_staging_upload(pinned_staging *p, void *to, const void *from,
                                                 size_t bytes, cudaStream_t stream)
 {

@@ -12,8 +12,8 @@
  * of rect.x1 - rect.x0 samples a row, the subbands in the Mallat layout of
  * dwt.h, or, for the forward outputs, code-block by code-block
  * (codeblock_layout.h). Uploads and downloads overlap the kernels (two
- * streams); both go through the stage's two page-locked halves (the
- * strips' copies from and to the caller's memory as it is).
+ * streams), each through a pair of page-locked halves of the stage's own
+ * for each way (the strips' copies from and to the caller's memory as it is).
  * A plane larger than the device's memory goes through in strips of rows
  * (Mallat layout only).
  * In a build without CUDA every call fails with GJ2K_ERROR_DEVICE.

@@ -38,7 +38,7 @@ typedef struct tier1_gpu_result {
 typedef struct tier1_gpu tier1_gpu;
 
 /* A decoder on GPU `device` (CUDA's numbering of the visible ones), its
- * buffers grown as batches need. Usable from any thread. */
+ * buffers grown as batches need. Usable from any thread, one call at a time. */
 gj2k_status tier1_gpu_create(unsigned device, tier1_gpu **out, gj2k_error *error);
 /* ... whose kernels run at rank `rank`'s stream priority among the coders
  * sharing the GPU (0: the default; gj2k_gpu_context_create_ranked). */
@@ -143,7 +143,7 @@ typedef struct tier1_gpu_encoded {
 typedef struct tier1_gpu_encoder tier1_gpu_encoder;
 
 /* An encoder on GPU `device`, its buffers grown as batches need. Usable
- * from any thread. */
+ * from any thread, one call at a time. */
 gj2k_status tier1_gpu_encoder_create(unsigned device, tier1_gpu_encoder **out,
                                      gj2k_error *error);
 /* ... at rank `rank`'s stream priority (as tier1_gpu_create_ranked). */

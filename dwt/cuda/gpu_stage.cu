@@ -119,7 +119,7 @@ unsigned usable_precision(unsigned p) { return p < 1 ? 1 : p > 32 ? 32 : p; }
 
 /* Two streams: uploads and kernels on `stream`, downloads on `copies`, so
  * that one plane's download runs beside the next plane's upload and
- * kernels. Each plane's outputs go to one of two output sets, taken in
+ * kernels (each through page-locked halves of its own). Each plane's outputs go to one of two output sets, taken in
  * turn: an event orders each set's download after its kernels, and a set
  * is taken again only once its download has landed (download_pending). */
 struct gpu_stage {
@@ -130,7 +130,8 @@ struct gpu_stage {
     void *values[2];       /* output sets: coefficients or indices (forward), samples (inverse) */
     uint8_t *fractions[2]; /*   and 9/7 fractions */
     cudaEvent_t kernels_done[2];  /* a set written: its download may start */
-    pinned_staging staging; /* every copy's host side (stream_memory.cuh) */
+    pinned_staging up, down; /* the uploads' and downloads' host side (stream_memory.cuh);
+                                not the strips' (gpu_strips.cuh) */
     size_t capacity;       /* elements each buffer holds */
     size_t memory_limit;   /* elements a buffer may hold at most (tests); 0: the device's memory */
     /* Timing: event pairs around phases, read at each synchronization. */
@@ -324,6 +325,8 @@ extern "C" void gpu_stage_destroy(gpu_stage *g)
         destroy_event(g->phase_start[i]);
         destroy_event(g->phase_stop[i]);
     }
+    pinned_staging_release(&g->up); /* on this device, their copies waited for */
+    pinned_staging_release(&g->down);
     if (g->stream != nullptr)
         cudaStreamDestroy(g->stream);
     if (g->copies != nullptr)
@@ -443,9 +446,9 @@ static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *
     GPU_CHECK(cudaStreamWaitEvent(g->copies, g->kernels_done[s], 0), "stream order");
     /* through the stage's page-locked halves: landed when they return */
     phase_begin(g, GPU_PHASE_COPIES, g->copies);
-    cudaError_t e = pinned_staging_download(&g->staging, to, g->values[s], bytes, g->copies);
+    cudaError_t e = pinned_staging_download(&g->down, to, g->values[s], bytes, g->copies);
     if (e == cudaSuccess && fractions_to != nullptr)
-        e = pinned_staging_download(&g->staging, fractions_to, g->fractions[s], fraction_bytes,
+        e = pinned_staging_download(&g->down, fractions_to, g->fractions[s], fraction_bytes,
                                     g->copies);
     phase_end(g, g->copies);
     GPU_CHECK(e, "download");
@@ -461,7 +464,7 @@ static gj2k_status download_pending(gpu_stage *g, pending_plane *pending, void *
 static gj2k_status upload(gpu_stage *g, void *to, const void *from, size_t bytes, gj2k_error *error)
 {
     phase_begin(g, GPU_PHASE_COPIES, g->stream);
-    cudaError_t e = pinned_staging_upload(&g->staging, to, from, bytes, g->stream);
+    cudaError_t e = pinned_staging_upload(&g->up, to, from, bytes, g->stream);
     phase_end(g, g->stream);
     GPU_CHECK(e, "upload");
     return GJ2K_OK;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# compute-sanitizer on small cases of every GPU test: memcheck on the stage and
-# the strategy lab and GPU contexts, memcheck and racecheck on both Tier-1 coders.
+# compute-sanitizer on small cases of every GPU test: memcheck on the stage, the
+# strategy lab, GPU contexts and the page-locked halves, memcheck and racecheck on
+# both Tier-1 coders.
 # Usage: bash tests/gpu/sanitize.sh BUILD_DIR LOG_DIR   (run.sh calls it)
 # One line per run goes to LOG_DIR/memcheck.txt; the exit status is non-zero
 # when any run found an error.
@@ -32,6 +33,8 @@ check memcheck 2 tests/gpu/test_gpu_strategies strategies_match_cpu_53
 check memcheck 2 tests/gpu/test_gpu_strategies strategies_match_cpu_97
 # a context's buffers grown and reused over calls, on every GPU
 check memcheck 1 tests/gpu/test_gpu_devices context_kept_across_calls
+# copies through the page-locked halves, on two streams, the halves made again
+check memcheck 1 tests/common/test_stream_memory released_and_made_again
 for run in "test_tier1_gpu gpu_matches_host" "test_tier1_gpu placed_matches_host" \
            "test_tier1_encode_gpu gpu_matches_host"; do
   read -r binary test <<<"$run"
