@@ -45,8 +45,8 @@ bool round_trip_one(pinned_staging *staging, size_t bytes, uint64_t *state, cuda
         memset(back, kHostPoison, bytes + kGuard);
         what = "device buffer";
         e = cudaMalloc((void **)&device, bytes + kGuard);
-        if (e == cudaSuccess)
-            e = cudaMemset(device, kDevicePoison, bytes + kGuard);
+        if (e == cudaSuccess) /* on `up`: the legacy stream does not order non-blocking ones */
+            e = cudaMemsetAsync(device, kDevicePoison, bytes + kGuard, up);
         if (e == cudaSuccess) {
             what = "upload";
             e = pinned_staging_upload(staging, device, source, bytes, up);
@@ -65,8 +65,10 @@ bool round_trip_one(pinned_staging *staging, size_t bytes, uint64_t *state, cuda
             e = pinned_staging_download(staging, back, device, bytes, down);
         }
         if (e == cudaSuccess) {
-            what = "guard";
-            e = cudaMemcpy(guard, device + bytes, kGuard, cudaMemcpyDeviceToHost);
+            what = "guard"; /* after `down`, which waited for `up` (0 bytes return at once) */
+            e = cudaStreamSynchronize(down);
+            if (e == cudaSuccess)
+                e = cudaMemcpy(guard, device + bytes, kGuard, cudaMemcpyDeviceToHost);
         }
         ok = e == cudaSuccess;
     }
