@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "device_warm_up.h" /* device_warm_up_codestream_samples */
 #include "image_compare.h"
 #include "image_formats.h" /* file_read_all, file_write_whole */
 #include "interrupt.h"
@@ -129,34 +131,114 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     gj2k_image_destroy(image);
 }
 
-/* --verify of a decode: the image decoded once, written, and the file
- * read back and compared with it; a failure removes the output. */
-static gj2k_status decode_and_verify(const batch_item *item, const gj2k_decode_options *decode,
-                                     const gj2k_write_options *write, batch_outcome *outcome,
-                                     gj2k_error *error)
+/* --verify of a decode: the written file read back and compared with the
+ * decoded image; a failure removes the output. */
+static void check_written(const gj2k_image *decoded, const char *output, batch_outcome *outcome)
 {
-    gj2k_image *decoded = NULL, *written = NULL;
-    gj2k_status status = gj2k_decode_file(item->input, decode, &decoded, error);
-    if (status == GJ2K_OK)
-        status = gj2k_image_write_file(decoded, item->output, write, error);
-    if (status != GJ2K_OK) {
-        gj2k_image_destroy(decoded);
-        return status;
-    }
-    outcome->verdict = BATCH_DONE;
+    gj2k_image *written = NULL;
+    gj2k_error error = {0};
     char why[256];
     image_difference difference = {0};
-    if (gj2k_image_read_file(item->output, NULL, &written, error) != GJ2K_OK)
-        fail(outcome, item->output, error->message);
+    if (gj2k_image_read_file(output, NULL, &written, &error) != GJ2K_OK)
+        fail(outcome, output, error.message);
     else if (!image_compare(decoded, written, &difference, why, sizeof why))
-        fail(outcome, item->output, why);
+        fail(outcome, output, why);
     else if (!difference.identical)
-        fail(outcome, item->output,
-             "verification: the file read back differs from the decoded image");
-    gj2k_image_destroy(decoded);
+        fail(outcome, output, "verification: the file read back differs from the decoded image");
     gj2k_image_destroy(written);
-    verification_done(outcome, item->output, &difference);
-    return GJ2K_OK;
+    verification_done(outcome, output, &difference);
+}
+
+/* The decode's report as the outcome's stages (batch_settings.stage_names). */
+static void decode_outcome(const gj2k_decode_report *report, batch_outcome *outcome)
+{
+    outcome->pixels = (uint64_t)report->width * report->height;
+    const double stages[] = {report->read_ms, report->tier2_ms, report->tier1_ms,
+                             report->transform_ms, report->copies_ms, report->write_ms};
+    memcpy(outcome->stage_ms, stages, sizeof stages);
+    outcome->on_gpu = report->gpu_tiles > 0 || report->gpu_blocks > 0;
+}
+
+/* A decoded image on its way to the writer threads (batch_defer). */
+typedef struct decoded_file {
+    gj2k_image *image;
+    const char *output;
+    gj2k_write_options write;
+    bool verify;
+} decoded_file;
+
+/* A batch_tail_fn: the image written (and checked), its time the write stage. */
+static void write_decoded(void *arg, batch_outcome *outcome)
+{
+    decoded_file *d = arg;
+    gj2k_error error = {0};
+    double start = now_seconds();
+    if (gj2k_image_write_file(d->image, d->output, &d->write, &error) != GJ2K_OK) {
+        fail(outcome, d->output, error.message);
+    } else {
+        outcome->verdict = BATCH_DONE;
+        outcome->stage_ms[BATCH_STAGES - 1] = (now_seconds() - start) * 1e3;
+        outcome->bytes_out = file_size(d->output);
+        if (d->verify)
+            check_written(d->image, d->output, outcome);
+    }
+    gj2k_image_destroy(d->image);
+    free(d);
+}
+
+/* Images decoded whole on a GPU worker and handed to the writer threads:
+ * up to the samples gj2k_decode_to_file would also decode whole (larger
+ * ones it may write in strips, and the writers' queue would hold them). */
+#define DEFERRED_MAX_SAMPLES ((uint64_t)1 << 26)
+
+/* Whether the file's writing may go to the writer threads: a GPU worker
+ * with a writer, no strips or memory bound asked for, one output file
+ * (not split into one a component), and a header that says the image's
+ * samples. */
+static bool may_defer(const batch_worker *worker, const gj2k_decode_options *decode,
+                      const gj2k_write_options *write, const char *input)
+{
+    if (worker->writer == NULL || worker->on_cpu || decode->strip_rows != 0 ||
+        decode->max_memory != 0 || write->split_components)
+        return false;
+    uint64_t samples = device_warm_up_codestream_samples(input);
+    return samples > 0 && samples <= DEFERRED_MAX_SAMPLES;
+}
+
+/* The decode of a file whose writing goes to the writer threads: read and
+ * decoded here (the read timed as the report's read stage). */
+static void decode_deferred(const batch_item *item, const gj2k_decode_options *decode,
+                            const gj2k_write_options *write, bool verify,
+                            const batch_worker *worker, batch_outcome *outcome)
+{
+    gj2k_error error = {0};
+    uint8_t *data = NULL;
+    size_t size = 0;
+    double start = now_seconds();
+    if (file_read_all(item->input, &data, &size, &error) != GJ2K_OK) {
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    double read_ms = (now_seconds() - start) * 1e3;
+    decoded_file *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        free(data);
+        fail(outcome, item->input, "out of memory");
+        return;
+    }
+    gj2k_status status = gj2k_decode_memory(data, size, decode, &d->image, &error);
+    free(data);
+    if (status != GJ2K_OK) {
+        free(d);
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    decode->report->read_ms += read_ms;
+    decode_outcome(decode->report, outcome);
+    d->output = item->output;
+    d->write = *write;
+    d->verify = verify;
+    batch_defer(worker, outcome, write_decoded, d);
 }
 
 void batch_decode_file(void *context, const batch_item *item, unsigned threads,
@@ -178,25 +260,36 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     write.warning_user = (void *)item->output;
     write.temporary = interrupt_temporary;
     outcome->bytes_in = file_size(item->input);
-    gj2k_error error = {0};
     /* outputs of several files (PGX, split PNM) are not read back */
     bool verify = job->verify && !write.split_components &&
                   gj2k_format_from_path(item->output) != GJ2K_FORMAT_PGX;
-    gj2k_status status = verify ? decode_and_verify(item, &decode, &write, outcome, &error)
-                                : gj2k_decode_to_file(item->input, item->output, &decode, &write,
-                                                      &error);
+    if (may_defer(worker, &decode, &write, item->input)) {
+        decode_deferred(item, &decode, &write, verify, worker, outcome);
+        return;
+    }
+    gj2k_error error = {0};
+    gj2k_image *decoded = NULL;
+    gj2k_status status = GJ2K_OK;
+    if (verify) { /* decoded once, written, read back */
+        status = gj2k_decode_file(item->input, &decode, &decoded, &error);
+        double writing = now_seconds();
+        if (status == GJ2K_OK)
+            status = gj2k_image_write_file(decoded, item->output, &write, &error);
+        report.write_ms = (now_seconds() - writing) * 1e3;
+    } else {
+        status = gj2k_decode_to_file(item->input, item->output, &decode, &write, &error);
+    }
     if (status != GJ2K_OK) {
+        gj2k_image_destroy(decoded);
         fail(outcome, item->input, error.message);
         return;
     }
-    if (!verify)
-        outcome->verdict = BATCH_DONE;
+    outcome->verdict = BATCH_DONE;
+    if (verify)
+        check_written(decoded, item->output, outcome);
+    gj2k_image_destroy(decoded);
     outcome->bytes_out = file_size(item->output);
-    outcome->pixels = (uint64_t)report.width * report.height;
-    const double stages[] = {report.read_ms, report.tier2_ms, report.tier1_ms,
-                             report.transform_ms, report.copies_ms, report.write_ms};
-    memcpy(outcome->stage_ms, stages, sizeof stages);
-    outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
+    decode_outcome(&report, outcome);
 }
 
 void batch_transcode_file(void *context, const batch_item *item, unsigned threads,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "batch_workers.h"
+#include "batch_writer.h"
 #include "byte_buffer.h"
 #include "clock.h"
 #include "describe.h"
@@ -198,17 +199,84 @@ static void open_gpu(batch_state *s, size_t number)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Codes list item `index` as worker `number` (a failure is the file's, and
- * the run goes on). */
-static void code_item(batch_state *s, size_t index, size_t number)
+/* Records a file's outcome (under the lock): the counts, the report line,
+ * the progress. `ran`: the job ran (not refused or skipped before it). */
+static void record_outcome(batch_state *s, size_t index, size_t number, double start, bool ran,
+                           batch_outcome *outcome)
 {
     batch_worker *w = &s->workers[number];
     size_t gpu_slot = s->settings->num_gpus && !w->on_cpu ? number % s->settings->num_gpus : 0;
-    unsigned gpu = w->gpu;
+    const batch_item *item = &s->list->items[index];
+    if (ran)
+        outcome->gpu = s->settings->num_gpus && !w->on_cpu ? s->gpu_names[gpu_slot] : w->gpu;
+    outcome->seconds = now_seconds() - start;
+    pthread_mutex_lock(&s->lock);
+    if (outcome->verdict == BATCH_FAILED) {
+        s->failed++;
+        if (s->progress)
+            fputc('\n', stderr);
+        report_error("%s", outcome->message);
+    } else if (outcome->verdict == BATCH_SKIPPED) {
+        s->skipped++;
+    } else {
+        s->done++;
+        s->on_gpu += outcome->on_gpu;
+        s->on_cpu_workers += w->on_cpu;
+        if (outcome->on_gpu && gpu_slot < BATCH_SHOWN_GPUS)
+            s->on_each_gpu[gpu_slot]++;
+        for (unsigned k = 0; k < BATCH_STAGES; k++)
+            s->stage_ms[k] += outcome->stage_ms[k];
+        s->bytes_in += outcome->bytes_in;
+        s->bytes_out += outcome->bytes_out;
+        s->pixels += outcome->pixels;
+    }
+    if (s->report != NULL)
+        write_report_line(s, item, outcome);
+    show_progress(s, false);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* A file handed to the writer threads: what record_outcome needs. */
+typedef struct deferred_file {
+    batch_state *s;
+    size_t index, number;
+    double start;
+} deferred_file;
+
+/* A batch_tail_done_fn: the deferred file recorded, on its writer thread. */
+static void deferred_done(void *user, void *tag, batch_outcome *outcome)
+{
+    (void)user;
+    deferred_file *d = tag;
+    record_outcome(d->s, d->index, d->number, d->start, true, outcome);
+    free(d);
+}
+
+void batch_defer(const batch_worker *worker, batch_outcome *outcome, batch_tail_fn tail,
+                 void *arg)
+{
+    deferred_file *d = worker->writer != NULL ? malloc(sizeof *d) : NULL;
+    if (d == NULL) { /* finished here, recorded by code_item */
+        tail(arg, outcome);
+        return;
+    }
+    *d = (deferred_file){.s = worker->run, .index = worker->index, .number = worker->number,
+                         .start = worker->taken};
+    batch_writer_submit(worker->writer, tail, arg, d, outcome);
+    outcome->verdict = BATCH_PENDING;
+}
+
+/* Codes list item `index` as worker `number` (a failure is the file's, and
+ * the run goes on); recorded here, or by the writer thread it was handed
+ * to. */
+static void code_item(batch_state *s, size_t index, size_t number)
+{
+    batch_worker *w = &s->workers[number];
     const batch_item *item = &s->list->items[index];
     batch_outcome outcome = {0};
     struct stat info;
     double start = now_seconds();
+    bool ran = false;
     outcome.started = unix_seconds();
     if (same_file(item->input, item->output)) {
         outcome.verdict = BATCH_FAILED;
@@ -222,34 +290,13 @@ static void code_item(batch_state *s, size_t index, size_t number)
         snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
                  item->output, strerror(errno));
     } else {
+        w->index = index;
+        w->taken = start;
         s->job(s->context, item, s->counts.threads_each, w, &outcome);
-        outcome.gpu = s->settings->num_gpus && !w->on_cpu ? s->gpu_names[gpu_slot] : gpu;
+        ran = true;
     }
-    outcome.seconds = now_seconds() - start;
-    pthread_mutex_lock(&s->lock);
-    if (outcome.verdict == BATCH_FAILED) {
-        s->failed++;
-        if (s->progress)
-            fputc('\n', stderr);
-        report_error("%s", outcome.message);
-    } else if (outcome.verdict == BATCH_SKIPPED) {
-        s->skipped++;
-    } else {
-        s->done++;
-        s->on_gpu += outcome.on_gpu;
-        s->on_cpu_workers += w->on_cpu;
-        if (outcome.on_gpu && gpu_slot < BATCH_SHOWN_GPUS)
-            s->on_each_gpu[gpu_slot]++;
-        for (unsigned k = 0; k < BATCH_STAGES; k++)
-            s->stage_ms[k] += outcome.stage_ms[k];
-        s->bytes_in += outcome.bytes_in;
-        s->bytes_out += outcome.bytes_out;
-        s->pixels += outcome.pixels;
-    }
-    if (s->report != NULL)
-        write_report_line(s, item, &outcome);
-    show_progress(s, false);
-    pthread_mutex_unlock(&s->lock);
+    if (outcome.verdict != BATCH_PENDING)
+        record_outcome(s, index, number, start, ran, &outcome);
 }
 
 /* A parallel_body: worker `number`'s files, one after the other. */
@@ -362,14 +409,24 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             fclose(s.report);
         return 1;
     }
-    for (size_t k = s.counts.gpu_jobs; k < jobs; k++)
-        s.workers[k].on_cpu = true;
+    /* the files written on threads of their own, each with one queued */
+    batch_writer *writer = NULL;
+    size_t writers = settings->writers >= 0 ? (size_t)settings->writers
+                     : settings->num_gpus == 0 ? 0
+                     : s.counts.gpu_jobs / 4 > 0 ? s.counts.gpu_jobs / 4 : 1;
+    if (settings->deferred_writes && writers > 0)
+        writer = batch_writer_create((unsigned)writers, 2 * writers, deferred_done, NULL);
+    for (size_t k = 0; k < jobs; k++) {
+        s.workers[k] = (batch_worker){.on_cpu = k >= s.counts.gpu_jobs, .run = &s, .number = k};
+        s.workers[k].writer = s.workers[k].on_cpu ? NULL : writer;
+    }
     s.back = list->count;
     batch_keep_freed_memory();
     pthread_mutex_init(&s.lock, NULL);
     s.start = now_seconds();
     parallel_for(pool, jobs, run_worker, &s);
     parallel_pool_destroy(pool);
+    batch_writer_destroy(writer); /* every file handed over written and recorded */
     double coded = now_seconds() - s.start;
     for (size_t k = 0; k < jobs; k++)
         gj2k_gpu_context_destroy(s.workers[k].gpu_context);

@@ -17,6 +17,7 @@ typedef enum batch_verdict {
     BATCH_DONE,
     BATCH_FAILED,
     BATCH_SKIPPED, /* --skip-existing found its output */
+    BATCH_PENDING, /* handed to the writer threads (batch_defer), recorded once they ran */
 } batch_verdict;
 
 #define BATCH_STAGES 6
@@ -38,6 +39,12 @@ typedef struct batch_outcome {
     unsigned gpu;         /*   that one */
 } batch_outcome;
 
+/* The end of a file's coding handed to the writer threads (batch_writer.h):
+ * writes (and with --verify checks) the output, completing `outcome`
+ * (verdict BATCH_DONE or BATCH_FAILED), and frees `arg`. */
+typedef void (*batch_tail_fn)(void *arg, batch_outcome *outcome);
+typedef struct batch_writer batch_writer;
+
 /* The worker a file is coded by: its GPU, held open from its first file
  * to the end of the run (NULL when the run uses no GPU or it would not
  * open: the job then opens one a file, or codes on the CPU). */
@@ -45,7 +52,22 @@ typedef struct batch_worker {
     unsigned gpu;
     gj2k_gpu_context *gpu_context;
     bool on_cpu; /* a CPU worker beside the GPUs': its files are coded on the CPU */
+    /* The run's writer threads, for batch_defer (NULL: the job finishes its
+     * files itself), and what the run records a deferred file by. */
+    batch_writer *writer;
+    void *run;
+    size_t number, index;
+    double taken;
 } batch_worker;
+
+/* For a job on a worker with a writer: hands the end of the file's coding
+ * (`tail` over `arg`) to the writer threads, `outcome` as filled so far,
+ * and marks `outcome` BATCH_PENDING, so that the worker goes on to its next
+ * file; the run records the file once `tail` ran. Without a writer (or
+ * memory for the hand-over) `tail` runs here. Waits while the writers'
+ * queue is full. */
+void batch_defer(const batch_worker *worker, batch_outcome *outcome, batch_tail_fn tail,
+                 void *arg);
 
 /* Codes item with `threads` threads (0: the job's default) on the
  * worker's GPU (when the job uses one), filling `outcome` (verdict
@@ -89,6 +111,13 @@ typedef struct batch_settings {
      * once, 3.16 / 3.18 s against 3.35 / 3.38 (twelfth session); encoding
      * (its GPU's kernels already 98% of the time) gained nothing. */
     bool ranked_streams;
+    /* The workers may hand their files' ends to writer threads
+     * (batch_defer): the decoder's, whose outputs are large. */
+    bool deferred_writes;
+    /* With deferred_writes, the writer threads (--writers): -1 by default,
+     * a quarter of the GPUs' workers with GPUs, none without (a worker
+     * beside the GPUs writes its own files whatever this is). */
+    int writers;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or

@@ -1,7 +1,8 @@
 /* test_cli_batch.c - `gj2k encode|decode|transcode` over many files (app/batch/):
  * directories and their trees, several -i, lists, a corrupt input reported
  * while the rest are coded, --verify, the JSON Lines report, a killed run
- * resumed with --skip-existing, shards whose union is the whole run,
+ * resumed with --skip-existing, decoded outputs written by writer threads,
+ * shards whose union is the whole run,
  * inputs never overwritten, the files shared out among GPUs, and memory that
  * stays flat however many files a run codes. */
 #include <stdint.h>
@@ -333,6 +334,69 @@ static void test_killed_run_resumes(void)
     }
 }
 
+/* Decoding with writer threads (--writers; a GPU batch has them by
+ * default) writes what the workers write themselves, byte for byte, with
+ * --verify's checks; a corrupt input and an output that cannot be written
+ * (its name taken by a directory) are each named while the rest are
+ * coded, and the report has a line a file. */
+static void test_decode_writers(void)
+{
+    make_directory("wsrc");
+    enum { FILES = 10 };
+    gj2k_image *images[FILES];
+    char name[64];
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "wsrc/p%02d.ppm", i);
+        images[i] = image_at(name, 20 + 7 * (unsigned)i, 13 + 5 * (unsigned)i, 3);
+    }
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    snprintf(args, sizeof args, "encode -ImgDir '%s/wsrc' -o '%s/wj2k' --quiet", t, t);
+    run_gj2k(&r, args);
+    REQUIRE(r.exit_code == 0);
+    write_text("wj2k/zz_corrupt.j2k", "not a codestream");
+    const int writers[2] = {0, 3};
+    for (int k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "w%d", writers[k]);
+        make_directory(name);
+        snprintf(name, sizeof name, "w%d/p03.ppm", writers[k]);
+        make_directory(name);
+        snprintf(args, sizeof args,
+                 "decode -ImgDir '%s/wj2k' -o '%s/w%d' -OutFor ppm --writers %d --jobs 4 "
+                 "--verify --report '%s/w%d.jsonl'",
+                 t, t, writers[k], writers[k], t, writers[k]);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 1);
+        CHECK(strstr(r.err, "zz_corrupt.j2k") != NULL);
+        CHECK(strstr(r.err, "p03.ppm") != NULL);
+        CHECK(strstr(r.out, "9 files coded, 2 failed") != NULL);
+        snprintf(name, sizeof name, "w%d.jsonl", writers[k]);
+        char *text = text_of(name);
+        REQUIRE(text != NULL);
+        CHECK_EQ(count_lines(text), FILES + 1);
+        int verified = 0;
+        for (const char *at = text; (at = strstr(at, "\"identical\":true")) != NULL; at++)
+            verified++;
+        CHECK_EQ(verified, FILES - 1);
+        free(text);
+    }
+    char a[64], b[64], path[PATH_SIZE];
+    for (int i = 0; i < FILES; i++) {
+        if (i == 3)
+            continue;
+        snprintf(a, sizeof a, "w0/p%02d.ppm", i);
+        snprintf(b, sizeof b, "w3/p%02d.ppm", i);
+        CHECK(same_bytes(a, b));
+        path_in(path, b);
+        gj2k_image *back = read_image(path);
+        CHECK(back != NULL && test_same_samples(images[i], back));
+        gj2k_image_destroy(back);
+    }
+    for (int i = 0; i < FILES; i++)
+        gj2k_image_destroy(images[i]);
+}
+
 /* Three shards of a directory, run one by one, write exactly what one run
  * writes, byte for byte. */
 static void test_shards_make_the_whole(void)
@@ -603,6 +667,7 @@ static const test_case cases[] = {
     {"inputs_and_lists", test_inputs_and_lists},
     {"order_taken", test_order_taken},
     {"killed_run_resumes", test_killed_run_resumes},
+    {"decode_writers", test_decode_writers},
     {"shards_make_the_whole", test_shards_make_the_whole},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
     {"transcode_round_trip", test_transcode_round_trip},
