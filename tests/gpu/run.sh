@@ -29,6 +29,9 @@
 #                                 GPUs, this build and .baseline's in turn, twice; then
 #                                 scripts/bench_batch.sh against Grok and .baseline's build
 #                                 (GJ2K_COMPARE_BATCH=0 leaves that out).
+#   bash tests/gpu/run.sh single  builds gj2k and .baseline's, then `gj2k bench` of one file at a
+#                                 time (the GPU stage at 4096², the 4K photo's encodes and its
+#                                 lossless decode) with each in turn, twice.
 #   bash tests/gpu/run.sh trace [COUNT]   builds gj2k and tests/gpu/gpu_trace.c, then
 #                                 bench_gpu_scaling.sh over COUNT (200) photos to 4K on one
 #                                 GPU, and the same decode and encode again under the CUPTI
@@ -78,7 +81,7 @@ cmake -S . -B build/gpu "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGJ2K_CUDA
       -DCMAKE_CUDA_ARCHITECTURES=90 -DGJ2K_WERROR=ON "${nvjpeg2k[@]}" >"$logs/configure.txt" 2>&1 \
   || { tail -30 "$logs/configure.txt"; exit 1; }
 targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_tier1_gpu test_tier1_encode_gpu)
-[[ "${1:-}" =~ ^(split|malloc)$ ]] && targets=(--target gj2k)
+[[ "${1:-}" =~ ^(split|malloc|single)$ ]] && targets=(--target gj2k)
 [ "${1:-}" = trace ] && targets=(--target gj2k gj2k_gpu_trace)
 [ "${1:-}" = order ] && targets=(--target gj2k gj2k_gpu_trace test_cli_batch)
 [[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu test_stream_memory)
@@ -256,6 +259,26 @@ if [ "${1:-}" = jobs ]; then
   bash scripts/bench_batch.sh "$PWD/build/gpu/gj2k" --count 200 --mixed --no-openjpeg --no-loop 2>&1 |
     tee "$logs/bench-batch.txt"
   rc=$((rc | PIPESTATUS[0]))
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = single ]; then
+  step "one file at a time: this build against .baseline's, in turn, twice"
+  rc=0
+  build_baseline
+  [ ${#baseline[@]} -gt 0 ] || { echo "single: no .baseline built"; exit 1; }
+  for round in 1 2; do
+    for who in this baseline; do
+      g=$PWD/build/gpu/gj2k; [ $who = baseline ] && g=${baseline[1]}
+      echo "== $who, round $round" | tee -a "$logs/bench-single.txt"
+      { "$g" bench -s 4096x4096 -l 5 -n 3 | grep -E 'GPU (forward|inverse)|, GPU '
+        "$g" bench -i .bench/photo4k.ppm -n 3 | grep -E 'GPU (forward|inverse)'
+        "$g" bench -i .bench/photo4k_lossless.j2k -n 3 | grep -E 'GPU'
+      } 2>&1 | tee -a "$logs/bench-single.txt"
+      rc=$((rc | PIPESTATUS[0]))
+    done
+  done
   deliver
   exit "$rc"
 fi
