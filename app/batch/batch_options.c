@@ -21,8 +21,8 @@ const option_spec batch_option_specs[] = {
      "batch: N more workers beside the GPUs' that code the smallest files on the CPU "
      "(default: the cores past 16 a GPU, halved, at most 8)"},
     {"--writers", "N",
-     "decode batch: threads that write the outputs while the workers decode their next files "
-     "(default: a quarter of the GPUs' workers; without a GPU 0, each worker writing its own)"},
+     "decode batch: N threads write the outputs while the workers decode their next files "
+     "(default 0: each worker writes its own)"},
     {"--order", "HOW",
      "batch: the order the files are taken in: spread (the first files at once spread over "
      "the sizes, then largest first; the default), size (largest first), name (by path)"},
@@ -172,7 +172,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         report_error("%s: --writers %s: expected 0..4096", command, writers);
         return false;
     }
-    t->writers = writers ? (int)value : -1;
+    t->writers = writers ? (int)value : 0;
     const char *order = options_get(parsed, "--order");
     if (order != NULL && !batch_order_parse(order, &t->order)) {
         report_error("%s: --order %s: expected size, spread or name", command, order);

@@ -409,11 +409,9 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             fclose(s.report);
         return 1;
     }
-    /* the files written on threads of their own, each with one queued */
+    /* --writers: the files written on threads of their own, each with one queued */
     batch_writer *writer = NULL;
-    size_t writers = settings->writers >= 0 ? (size_t)settings->writers
-                     : settings->num_gpus == 0 ? 0
-                     : s.counts.gpu_jobs / 4 > 0 ? s.counts.gpu_jobs / 4 : 1;
+    size_t writers = settings->writers > 0 ? (size_t)settings->writers : 0;
     if (settings->deferred_writes && writers > 0)
         writer = batch_writer_create((unsigned)writers, 2 * writers, deferred_done, NULL);
     for (size_t k = 0; k < jobs; k++) {

@@ -1,10 +1,11 @@
 /* batch_writer.h - the last step of a file's coding (writing its output,
  * verifying it) on threads of their own, so that a worker feeding a GPU
- * takes its next file while its last is still being written. Without it
- * the 16 decodes a GPU move in step: equal kernels end together, then all
+ * takes its next file while its last is still being written (--writers).
+ * The 16 decodes a GPU move in step: equal kernels end together, then all
  * 16 write and read on the CPU while the GPU waits (a CUPTI trace of 200
- * photos to 4K on one H200: 91 ms without a kernel, docs/gpu-notes.md,
- * thirteenth session). The queue is bounded: a worker hands over a task
+ * photos to 4K on one H200: 91 ms without a kernel; with 4 writers the
+ * longest such gap was 33 ms, docs/gpu-notes.md, thirteenth session).
+ * The queue is bounded: a worker hands over a task
  * only while fewer than `capacity` are queued or running, and waits
  * otherwise, so memory stays that of `capacity` decoded images. */
 #ifndef GJ2K_APP_BATCH_WRITER_H
