@@ -162,7 +162,7 @@ static void decode_outcome(const gj2k_decode_report *report, batch_outcome *outc
 /* A decoded image on its way to the writer threads (batch_defer). */
 typedef struct decoded_file {
     gj2k_image *image;
-    const char *output;
+    const char *input, *output;
     gj2k_write_options write;
     bool verify;
 } decoded_file;
@@ -174,27 +174,31 @@ static void write_decoded(void *arg, batch_outcome *outcome)
     gj2k_error error = {0};
     double start = now_seconds();
     if (gj2k_image_write_file(d->image, d->output, &d->write, &error) != GJ2K_OK) {
-        fail(outcome, d->output, error.message);
+        fail(outcome, d->input, error.message); /* as the workers' own path names it */
+        outcome->pixels = 0;
+        memset(outcome->stage_ms, 0, sizeof outcome->stage_ms);
     } else {
         outcome->verdict = BATCH_DONE;
         outcome->stage_ms[BATCH_STAGES - 1] = (now_seconds() - start) * 1e3;
-        outcome->bytes_out = file_size(d->output);
         if (d->verify)
             check_written(d->image, d->output, outcome);
+        outcome->bytes_out = file_size(d->output); /* 0 when a failed check removed it */
     }
     gj2k_image_destroy(d->image);
     free(d);
 }
 
-/* Images decoded whole on a GPU worker and handed to the writer threads:
- * up to the samples gj2k_decode_to_file would also decode whole (larger
- * ones it may write in strips, and the writers' queue would hold them). */
+/* Images decoded whole and handed to the writer threads: up to the
+ * samples gj2k_decode_to_file decodes whole on the CPU (larger ones it may
+ * write in strips, and the writers' queue would hold them). Counted from
+ * the codestream: a JP2 palette or -upsample makes the image larger. */
 #define DEFERRED_MAX_SAMPLES ((uint64_t)1 << 26)
 
-/* Whether the file's writing may go to the writer threads: a GPU worker
- * with a writer, no strips or memory bound asked for, one output file
- * (not split into one a component), and a header that says the image's
- * samples. */
+/* Whether the file's writing may go to the writer threads: a worker with
+ * a writer (not one beside the GPUs), no strips or memory bound asked for,
+ * the components not split into PNM files (PGX, a file a component, goes
+ * whole through gj2k_image_write_file on either path), and a header that
+ * says the image's samples. */
 static bool may_defer(const batch_worker *worker, const gj2k_decode_options *decode,
                       const gj2k_write_options *write, const char *input)
 {
@@ -235,6 +239,7 @@ static void decode_deferred(const batch_item *item, const gj2k_decode_options *d
     }
     decode->report->read_ms += read_ms;
     decode_outcome(decode->report, outcome);
+    d->input = item->input;
     d->output = item->output;
     d->write = *write;
     d->verify = verify;

@@ -63,6 +63,7 @@ typedef struct batch_state {
     pthread_mutex_t lock; /* over what follows */
     size_t front, back;   /* the files of order[front, back) are left */
     size_t done, failed, skipped, on_gpu, on_cpu_workers;
+    size_t writers, written_by_writers; /* --writers, and the files handed to them */
     size_t on_each_gpu[BATCH_SHOWN_GPUS]; /* files coded on each of settings->gpus */
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
@@ -248,6 +249,9 @@ static void deferred_done(void *user, void *tag, batch_outcome *outcome)
 {
     (void)user;
     deferred_file *d = tag;
+    pthread_mutex_lock(&d->s->lock);
+    d->s->written_by_writers++;
+    pthread_mutex_unlock(&d->s->lock);
     record_outcome(d->s, d->index, d->number, d->start, true, outcome);
     free(d);
 }
@@ -353,7 +357,11 @@ static void print_summary(const batch_state *s, double seconds, double coded, do
                s->settings->num_gpus > 1 ? "s" : "", c->cpu_workers);
     else
         printf("the CPU");
-    printf(", %u thread%s a file\n", c->threads_each, c->threads_each > 1 ? "s" : "");
+    printf(", %u thread%s a file", c->threads_each, c->threads_each > 1 ? "s" : "");
+    if (s->writers > 0)
+        printf("; %zu writer thread%s wrote %zu of the files", s->writers,
+               s->writers > 1 ? "s" : "", s->written_by_writers);
+    printf("\n");
     /* where the run's time went that no file's stages show */
     printf("  the run:");
     if (s->settings->num_gpus > 0)
@@ -414,6 +422,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     size_t writers = settings->writers > 0 ? (size_t)settings->writers : 0;
     if (settings->deferred_writes && writers > 0)
         writer = batch_writer_create((unsigned)writers, 2 * writers, deferred_done, NULL);
+    s.writers = writer != NULL ? writers : 0;
     for (size_t k = 0; k < jobs; k++) {
         s.workers[k] = (batch_worker){.on_cpu = k >= s.counts.gpu_jobs, .run = &s, .number = k};
         s.workers[k].writer = s.workers[k].on_cpu ? NULL : writer;

@@ -15,8 +15,9 @@
 
 #include "batch_run.h"
 
-/* A task is a batch_tail_fn (batch_run.h), run on a writer thread. Told of each task once it ran, on the writer thread that ran it, with
- * the `tag` it was handed over with and the outcome it completed. */
+/* A task is a batch_tail_fn (batch_run.h), run on a writer thread. This is
+ * told of each task once it ran, on the writer thread that ran it, with the
+ * `tag` it was handed over with and the outcome it completed. */
 typedef void (*batch_tail_done_fn)(void *user, void *tag, batch_outcome *outcome);
 
 /* `threads` writer threads (at least 1), at most `capacity` tasks (at least

@@ -369,8 +369,12 @@ static void test_decode_writers(void)
         run_gj2k(&r, args);
         CHECK_EQ(r.exit_code, 1);
         CHECK(strstr(r.err, "zz_corrupt.j2k") != NULL);
-        CHECK(strstr(r.err, "p03.ppm") != NULL);
+        CHECK(strstr(r.err, "p03.ppm") != NULL && strstr(r.err, "p03.j2k") != NULL);
         CHECK(strstr(r.out, "9 files coded, 2 failed") != NULL);
+        /* the writers took every file that decoded (the blocked output's too) */
+        CHECK((strstr(r.out, "3 writer threads wrote 10 of the files") != NULL) ==
+              (writers[k] == 3));
+        CHECK(strstr(r.out, "writer thread") == NULL || writers[k] == 3);
         snprintf(name, sizeof name, "w%d.jsonl", writers[k]);
         char *text = text_of(name);
         REQUIRE(text != NULL);
