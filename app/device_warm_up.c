@@ -112,10 +112,14 @@ static uint64_t jp2_samples(const uint8_t *p, size_t n)
     return 0;
 }
 
+uint64_t device_warm_up_data_samples(const uint8_t *data, size_t size)
+{
+    uint64_t samples = codestream_samples(data, size);
+    return samples ? samples : jp2_samples(data, size);
+}
+
 uint64_t device_warm_up_codestream_samples(const char *path)
 {
     uint8_t head[4096];
-    size_t n = read_head(path, head, sizeof head);
-    uint64_t samples = codestream_samples(head, n);
-    return samples ? samples : jp2_samples(head, n);
+    return device_warm_up_data_samples(head, read_head(path, head, sizeof head));
 }

@@ -35,5 +35,7 @@ uint64_t device_warm_up_image_samples(const char *path);
  * that of the codestream or of a JP2 file's jp2c box, read from its first
  * bytes; 0 when they do not tell. */
 uint64_t device_warm_up_codestream_samples(const char *path);
+/* The same from a file's bytes held in memory (its first bytes or all). */
+uint64_t device_warm_up_data_samples(const uint8_t *data, size_t size);
 
 #endif

@@ -176,7 +176,7 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
     settings.stage_names = decode_stages;
     settings.jobs_a_gpu = BATCH_DECODE_JOBS_A_GPU;
     settings.ranked_streams = true;
-    settings.deferred_writes = true;
+    settings.writers = batch->writers;
     int status = share_devices("decode", batch, job.decode.device, &settings);
     if (status == 0)
         status = run_list(batch, &settings, batch_decode_file, &job);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "device_warm_up.h" /* device_warm_up_codestream_samples */
+#include "device_warm_up.h" /* device_warm_up_data_samples */
 #include "image_compare.h"
 #include "image_formats.h" /* file_read_all, file_write_whole */
 #include "interrupt.h"
@@ -197,53 +197,28 @@ static void write_decoded(void *arg, batch_outcome *outcome)
 /* Whether the file's writing may go to the writer threads: a worker with
  * a writer (not one beside the GPUs), no strips or memory bound asked for,
  * the components not split into PNM files (PGX, a file a component, goes
- * whole through gj2k_image_write_file on either path), and a header that
- * says the image's samples. */
+ * whole through gj2k_image_write_file on either path); the image's size is
+ * looked at once the file is read. */
 static bool may_defer(const batch_worker *worker, const gj2k_decode_options *decode,
-                      const gj2k_write_options *write, const char *input)
+                      const gj2k_write_options *write)
 {
-    if (worker->writer == NULL || worker->on_cpu || decode->strip_rows != 0 ||
-        decode->max_memory != 0 || write->split_components)
-        return false;
-    uint64_t samples = device_warm_up_codestream_samples(input);
-    return samples > 0 && samples <= DEFERRED_MAX_SAMPLES;
+    return worker->writer != NULL && !worker->on_cpu && decode->strip_rows == 0 &&
+           decode->max_memory == 0 && !write->split_components;
 }
 
-/* The decode of a file whose writing goes to the writer threads: read and
- * decoded here (the read timed as the report's read stage). */
-static void decode_deferred(const batch_item *item, const gj2k_decode_options *decode,
-                            const gj2k_write_options *write, bool verify,
-                            const batch_worker *worker, batch_outcome *outcome)
+/* The file decoded to an image file by the library (in strips where it
+ * would not fit whole), its report the outcome's. */
+static void decode_to_file(const batch_item *item, const gj2k_decode_options *decode,
+                           const gj2k_write_options *write, batch_outcome *outcome)
 {
     gj2k_error error = {0};
-    uint8_t *data = NULL;
-    size_t size = 0;
-    double start = now_seconds();
-    if (file_read_all(item->input, &data, &size, &error) != GJ2K_OK) {
+    if (gj2k_decode_to_file(item->input, item->output, decode, write, &error) != GJ2K_OK) {
         fail(outcome, item->input, error.message);
         return;
     }
-    double read_ms = (now_seconds() - start) * 1e3;
-    decoded_file *d = calloc(1, sizeof *d);
-    if (d == NULL) {
-        free(data);
-        fail(outcome, item->input, "out of memory");
-        return;
-    }
-    gj2k_status status = gj2k_decode_memory(data, size, decode, &d->image, &error);
-    free(data);
-    if (status != GJ2K_OK) {
-        free(d);
-        fail(outcome, item->input, error.message);
-        return;
-    }
-    decode->report->read_ms += read_ms;
+    outcome->verdict = BATCH_DONE;
+    outcome->bytes_out = file_size(item->output);
     decode_outcome(decode->report, outcome);
-    d->input = item->input;
-    d->output = item->output;
-    d->write = *write;
-    d->verify = verify;
-    batch_defer(worker, outcome, write_decoded, d);
 }
 
 void batch_decode_file(void *context, const batch_item *item, unsigned threads,
@@ -268,33 +243,50 @@ void batch_decode_file(void *context, const batch_item *item, unsigned threads,
     /* outputs of several files (PGX, split PNM) are not read back */
     bool verify = job->verify && !write.split_components &&
                   gj2k_format_from_path(item->output) != GJ2K_FORMAT_PGX;
-    if (may_defer(worker, &decode, &write, item->input)) {
-        decode_deferred(item, &decode, &write, verify, worker, outcome);
+    bool defer = may_defer(worker, &decode, &write);
+    if (!verify && !defer) {
+        decode_to_file(item, &decode, &write, outcome);
         return;
     }
+    /* decoded whole here (the read timed as the report's read stage), then
+     * written (and read back) here or by a writer thread */
     gj2k_error error = {0};
-    gj2k_image *decoded = NULL;
-    gj2k_status status = GJ2K_OK;
-    if (verify) { /* decoded once, written, read back */
-        status = gj2k_decode_file(item->input, &decode, &decoded, &error);
-        double writing = now_seconds();
-        if (status == GJ2K_OK)
-            status = gj2k_image_write_file(decoded, item->output, &write, &error);
-        report.write_ms = (now_seconds() - writing) * 1e3;
-    } else {
-        status = gj2k_decode_to_file(item->input, item->output, &decode, &write, &error);
-    }
-    if (status != GJ2K_OK) {
-        gj2k_image_destroy(decoded);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    double start = now_seconds();
+    if (file_read_all(item->input, &data, &size, &error) != GJ2K_OK) {
         fail(outcome, item->input, error.message);
         return;
     }
-    outcome->verdict = BATCH_DONE;
-    if (verify)
-        check_written(decoded, item->output, outcome);
-    gj2k_image_destroy(decoded);
-    outcome->bytes_out = file_size(item->output);
+    double read_ms = (now_seconds() - start) * 1e3;
+    uint64_t samples = device_warm_up_data_samples(data, size);
+    defer = defer && samples > 0 && samples <= DEFERRED_MAX_SAMPLES;
+    if (!verify && !defer) { /* too large to queue: as without writers (read again) */
+        free(data);
+        decode_to_file(item, &decode, &write, outcome);
+        return;
+    }
+    decoded_file *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        free(data);
+        fail(outcome, item->input, "out of memory");
+        return;
+    }
+    gj2k_status status = gj2k_decode_memory(data, size, &decode, &d->image, &error);
+    free(data);
+    if (status != GJ2K_OK) {
+        free(d);
+        fail(outcome, item->input, error.message);
+        return;
+    }
+    report.read_ms += read_ms;
     decode_outcome(&report, outcome);
+    *d = (decoded_file){.image = d->image, .input = item->input, .output = item->output,
+                        .write = write, .verify = verify};
+    if (defer)
+        batch_defer(worker, item, outcome, write_decoded, d);
+    else
+        write_decoded(d, outcome);
 }
 
 void batch_transcode_file(void *context, const batch_item *item, unsigned threads,

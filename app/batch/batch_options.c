@@ -172,7 +172,7 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         report_error("%s: --writers %s: expected 0..4096", command, writers);
         return false;
     }
-    t->writers = writers ? (int)value : 0;
+    request->writers = writers ? (unsigned)value : 0; /* the decoder's (batch_commands.c) */
     const char *order = options_get(parsed, "--order");
     if (order != NULL && !batch_order_parse(order, &t->order)) {
         report_error("%s: --order %s: expected size, spread or name", command, order);

@@ -63,7 +63,7 @@ typedef struct batch_state {
     pthread_mutex_t lock; /* over what follows */
     size_t front, back;   /* the files of order[front, back) are left */
     size_t done, failed, skipped, on_gpu, on_cpu_workers;
-    size_t writers, written_by_writers; /* --writers, and the files handed to them */
+    size_t writers, written_by_writers; /* --writers, and the files they wrote */
     size_t on_each_gpu[BATCH_SHOWN_GPUS]; /* files coded on each of settings->gpus */
     uint64_t bytes_in, bytes_out, pixels;
     double stage_ms[BATCH_STAGES];
@@ -201,17 +201,15 @@ static void open_gpu(batch_state *s, size_t number)
 }
 
 /* Records a file's outcome (under the lock): the counts, the report line,
- * the progress. `ran`: the job ran (not refused or skipped before it). */
-static void record_outcome(batch_state *s, size_t index, size_t number, double start, bool ran,
-                           batch_outcome *outcome)
+ * the progress; `by_writer`: a writer thread wrote it (batch_defer). */
+static void record_outcome(batch_state *s, const batch_item *item, size_t number, double start,
+                           bool by_writer, batch_outcome *outcome)
 {
     batch_worker *w = &s->workers[number];
     size_t gpu_slot = s->settings->num_gpus && !w->on_cpu ? number % s->settings->num_gpus : 0;
-    const batch_item *item = &s->list->items[index];
-    if (ran)
-        outcome->gpu = s->settings->num_gpus && !w->on_cpu ? s->gpu_names[gpu_slot] : w->gpu;
     outcome->seconds = now_seconds() - start;
     pthread_mutex_lock(&s->lock);
+    s->written_by_writers += by_writer;
     if (outcome->verdict == BATCH_FAILED) {
         s->failed++;
         if (s->progress)
@@ -240,7 +238,8 @@ static void record_outcome(batch_state *s, size_t index, size_t number, double s
 /* A file handed to the writer threads: what record_outcome needs. */
 typedef struct deferred_file {
     batch_state *s;
-    size_t index, number;
+    const batch_item *item;
+    size_t number;
     double start;
 } deferred_file;
 
@@ -249,22 +248,19 @@ static void deferred_done(void *user, void *tag, batch_outcome *outcome)
 {
     (void)user;
     deferred_file *d = tag;
-    pthread_mutex_lock(&d->s->lock);
-    d->s->written_by_writers++;
-    pthread_mutex_unlock(&d->s->lock);
-    record_outcome(d->s, d->index, d->number, d->start, true, outcome);
+    record_outcome(d->s, d->item, d->number, d->start, true, outcome);
     free(d);
 }
 
-void batch_defer(const batch_worker *worker, batch_outcome *outcome, batch_tail_fn tail,
-                 void *arg)
+void batch_defer(const batch_worker *worker, const batch_item *item, batch_outcome *outcome,
+                 batch_tail_fn tail, void *arg)
 {
     deferred_file *d = worker->writer != NULL ? malloc(sizeof *d) : NULL;
     if (d == NULL) { /* finished here, recorded by code_item */
         tail(arg, outcome);
         return;
     }
-    *d = (deferred_file){.s = worker->run, .index = worker->index, .number = worker->number,
+    *d = (deferred_file){.s = worker->run, .item = item, .number = worker->number,
                          .start = worker->taken};
     batch_writer_submit(worker->writer, tail, arg, d, outcome);
     outcome->verdict = BATCH_PENDING;
@@ -280,7 +276,6 @@ static void code_item(batch_state *s, size_t index, size_t number)
     batch_outcome outcome = {0};
     struct stat info;
     double start = now_seconds();
-    bool ran = false;
     outcome.started = unix_seconds();
     if (same_file(item->input, item->output)) {
         outcome.verdict = BATCH_FAILED;
@@ -294,13 +289,13 @@ static void code_item(batch_state *s, size_t index, size_t number)
         snprintf(outcome.message, sizeof outcome.message, "%s: cannot make its directory: %s",
                  item->output, strerror(errno));
     } else {
-        w->index = index;
+        size_t gpus = s->settings->num_gpus;
+        outcome.gpu = gpus && !w->on_cpu ? s->gpu_names[number % gpus] : w->gpu;
         w->taken = start;
         s->job(s->context, item, s->counts.threads_each, w, &outcome);
-        ran = true;
     }
     if (outcome.verdict != BATCH_PENDING)
-        record_outcome(s, index, number, start, ran, &outcome);
+        record_outcome(s, item, number, start, false, &outcome);
 }
 
 /* A parallel_body: worker `number`'s files, one after the other. */
@@ -419,10 +414,10 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
     }
     /* --writers: the files written on threads of their own, each with one queued */
     batch_writer *writer = NULL;
-    size_t writers = settings->writers > 0 ? (size_t)settings->writers : 0;
-    if (settings->deferred_writes && writers > 0)
-        writer = batch_writer_create((unsigned)writers, 2 * writers, deferred_done, NULL);
-    s.writers = writer != NULL ? writers : 0;
+    if (settings->writers > 0)
+        writer = batch_writer_create(settings->writers, 2 * (size_t)settings->writers,
+                                     deferred_done, NULL);
+    s.writers = writer != NULL ? settings->writers : 0;
     for (size_t k = 0; k < jobs; k++) {
         s.workers[k] = (batch_worker){.on_cpu = k >= s.counts.gpu_jobs, .run = &s, .number = k};
         s.workers[k].writer = s.workers[k].on_cpu ? NULL : writer;

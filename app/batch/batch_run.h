@@ -56,8 +56,8 @@ typedef struct batch_worker {
      * files itself), and what the run records a deferred file by. */
     batch_writer *writer;
     void *run;
-    size_t number, index;
-    double taken;
+    size_t number;
+    double taken; /* when its file was taken (now_seconds) */
 } batch_worker;
 
 /* For a job on a worker with a writer: hands the end of the file's coding
@@ -66,8 +66,8 @@ typedef struct batch_worker {
  * file; the run records the file once `tail` ran. Without a writer (or
  * memory for the hand-over) `tail` runs here. Waits while the writers'
  * queue is full. */
-void batch_defer(const batch_worker *worker, batch_outcome *outcome, batch_tail_fn tail,
-                 void *arg);
+void batch_defer(const batch_worker *worker, const batch_item *item, batch_outcome *outcome,
+                 batch_tail_fn tail, void *arg);
 
 /* Codes item with `threads` threads (0: the job's default) on the
  * worker's GPU (when the job uses one), filling `outcome` (verdict
@@ -111,18 +111,16 @@ typedef struct batch_settings {
      * once, 3.16 / 3.18 s against 3.35 / 3.38 (twelfth session); encoding
      * (its GPU's kernels already 98% of the time) gained nothing. */
     bool ranked_streams;
-    /* The workers may hand their files' ends to writer threads
-     * (batch_defer): the decoder's, whose outputs are large. */
-    bool deferred_writes;
-    /* With deferred_writes, the writer threads (--writers; a worker beside
-     * the GPUs writes its own files whatever this is). None by default:
+    /* Writer threads that jobs may hand their files' ends to (batch_defer;
+     * a worker beside the GPUs writes its own files whatever this is): the
+     * decoder's --writers, whose outputs are large. None by default:
      * on one H200 with 16 decodes at once (200 photos to 4K, PPM outputs)
      * a quarter as many writers raised the GPU's busy share in the files'
-     * span (86-91% against 80-89%) but not the throughput (without CPU
+     * span (86-89% against 80-89%) but not the throughput (without CPU
      * workers 3.29 against 3.35 s over four pairs, with the default 8
      * beside 3.41 against 3.30 s over three) and held 0.4-0.9 GB more
      * (docs/gpu-notes.md, thirteenth session). */
-    int writers;
+    unsigned writers;
 } batch_settings;
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or
