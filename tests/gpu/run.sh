@@ -272,11 +272,12 @@ if [ "${1:-}" = single ]; then
     for who in this baseline; do
       g=$PWD/build/gpu/gj2k; [ $who = baseline ] && g=${baseline[1]}
       echo "== $who, round $round" | tee -a "$logs/bench-single.txt"
-      { "$g" bench -s 4096x4096 -l 5 -n 3 | grep -E 'GPU (forward|inverse)|, GPU '
-        "$g" bench -i .bench/photo4k.ppm -n 3 | grep -E 'GPU (forward|inverse)'
-        "$g" bench -i .bench/photo4k_lossless.j2k -n 3 | grep -E 'GPU'
-      } 2>&1 | tee -a "$logs/bench-single.txt"
-      rc=$((rc | PIPESTATUS[0]))
+      for b in "-s 4096x4096 -l 5" "-i .bench/photo4k.ppm" "-i .bench/photo4k_lossless.j2k"; do
+        # shellcheck disable=SC2086 # the arguments split on purpose
+        "$g" bench $b -n 3 >"$logs/bench-single-last.txt" 2>&1 || rc=1
+        grep -E 'GPU (forward|inverse)|, GPU ' "$logs/bench-single-last.txt" |
+          tee -a "$logs/bench-single.txt"
+      done
     done
   done
   deliver
