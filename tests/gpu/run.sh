@@ -12,8 +12,8 @@
 #   bash tests/gpu/run.sh scaling [COUNT]   the same tests, then tests/gpu/start_cost.sh (where
 #                                 CUDA's fixed cost goes; GJ2K_START_COST=0 leaves it out) and
 #                                 scripts/bench_gpu_scaling.sh over COUNT (140) photos, Kodak
-#                                 size to 8K, on 1, 2, 4, 8 GPUs; 200 to 4K without --verify on
-#                                 1 and 2; and again with malloc in huge pages (1 and 4).
+#                                 size to 8K, on 1, 2, 4, 8 GPUs (as many as there are); then
+#                                 200 to 4K without --verify on as many.
 #   bash tests/gpu/run.sh devices   builds gj2k, runs the batch, device and Python tests and
 #                                 tests/gpu/start_cost.sh only.
 #   bash tests/gpu/run.sh split [COUNT]   builds gj2k, then bench_gpu_scaling.sh over 200
@@ -167,12 +167,8 @@ if [ "${1:-}" = scaling ]; then
   bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-140}" 2>&1 |
     tee "$logs/bench-scaling.txt"
   rc=$((rc | PIPESTATUS[0]))
-  # issue 18's shape: 200 photos to 4K, no --verify, one GPU against two
-  photos_4k bench-scaling-4k.txt --count 200 --gpus "1 2"
-  # malloc's large blocks in transparent huge pages: fewer page faults a file
-  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" \
-    --count "${2:-140}" --gpus "1 4" 2>&1 | tee "$logs/bench-scaling-thp.txt"
-  rc=$((rc | PIPESTATUS[0]))
+  # issue 18's shape: 200 photos to 4K, no --verify, over the same GPUs
+  photos_4k bench-scaling-4k.txt --count 200 --gpus "1 2 4 8"
   deliver
   exit "$rc"
 fi
