@@ -436,6 +436,22 @@ static bool narrow(const unsigned *names, size_t count, size_t keep)
     return true;
 }
 
+size_t options_visible_gpu_count(void)
+{
+    visible_gpus *v = malloc(sizeof *v);
+    if (v == NULL)
+        return 0;
+    visible_gpus_read(v);
+    size_t count = v->count;
+    free(v);
+    return count;
+}
+
+bool options_narrow_gpus_to(const unsigned *visible, size_t count)
+{
+    return count > 0 && count <= OPTIONS_MAX_GPUS && narrow(visible, count, count);
+}
+
 bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count)
 {
     return options_parse_devices(text, names, count) && *count > 0 &&

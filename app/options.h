@@ -101,6 +101,16 @@ bool options_parse_devices(const char *text, unsigned gpus[OPTIONS_MAX_GPUS], si
  * the usual check then reports what is wrong. */
 bool options_narrow_gpus(const char *text, unsigned names[OPTIONS_MAX_GPUS], size_t *count);
 
+/* The GPUs CUDA would show, told without starting it: CUDA_VISIBLE_DEVICES'
+ * entries it takes, else the driver's GPUs (/proc/driver/nvidia); 0 when
+ * that cannot be told. */
+size_t options_visible_gpu_count(void);
+
+/* CUDA narrowed, before it starts, to the `count` GPUs at `visible` among
+ * those it would show (options_visible_gpu_count's), which it then numbers
+ * 0, 1, ... in that order; false, changing nothing, when one is not there. */
+bool options_narrow_gpus_to(const unsigned *visible, size_t count);
+
 /* For one file, which codes on one GPU: CUDA narrowed (options_narrow_gpus)
  * to the first GPU --devices names, or GPU 0 when it names none, unless
  * --device is cpu; once narrowed, --devices in `parsed` reads "0", CUDA's

@@ -3,6 +3,7 @@
  * options read once as for one file, then every file coded with them. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batch_jobs.h"
 #include "batch_options.h"
@@ -16,25 +17,55 @@ static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "
 static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
                                             NULL};
 
-/* --device auto in a batch: the GPU opens once for every file, so every
- * file goes to it when there is one (for one file, auto weighs opening it
- * against the image's size). Measured on an H200 and 16 cores, 120 photos
- * from 768x512 to 4K: encode 5.1 -> 4.3 s, decode 8.0 -> 3.3 s. */
-static gj2k_device batch_device(gj2k_device asked)
+/* The processes a batch is split over (batch_settings.processes):
+ * --processes, else one a GPU when CUDA would show several (told from the
+ * driver's list: CUDA must not start before the processes are forked),
+ * unless --devices names GPUs CUDA was not narrowed to. PROCESSES_MEASURED */
+static unsigned batch_processes(const batch_request *batch, gj2k_device device)
 {
-    if (asked != GJ2K_DEVICE_AUTO)
-        return asked;
-    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
-    gj2k_device_probe(&info);
-    return info.cuda_built && info.device_count > 0 ? GJ2K_DEVICE_GPU : GJ2K_DEVICE_AUTO;
+    if (batch->processes > 0)
+        return batch->processes;
+#if defined(GJ2K_APP_CUDA)
+    bool named = batch->devices != NULL && strcmp(batch->devices, "all") != 0;
+    size_t gpus = device == GJ2K_DEVICE_CPU || named ? 0 : options_visible_gpu_count();
+    return gpus > 1 ? (unsigned)(gpus < OPTIONS_MAX_GPUS ? gpus : OPTIONS_MAX_GPUS) : 1;
+#else
+    (void)device;
+    return 1;
+#endif
+}
+
+/* The job's device (a gj2k_device in its context) set for the batch: by
+ * each process of a split run for itself, else here, auto resolved
+ * (batch_resolve_device: measured on an H200 and 16 cores, 120 photos from
+ * 768x512 to 4K, encode 5.1 -> 4.3 s, decode 8.0 -> 3.3 s with every file
+ * on the GPU). */
+static void batch_set_device(batch_settings *settings, gj2k_device *device)
+{
+    if (settings->processes > 1)
+        settings->device = device;
+    else
+        *device = batch_resolve_device(*device);
 }
 
 /* The GPUs the batch's workers share out (--devices, else every visible
- * one) into `settings`; 0, or the exit status after a message. */
+ * one) into `settings`; 0, or the exit status after a message. A split run
+ * counts them without starting CUDA. */
 static int share_devices(const char *command, batch_request *batch, gj2k_device device,
                          batch_settings *settings)
 {
     size_t count = 0;
+    bool named = batch->devices != NULL && strcmp(batch->devices, "all") != 0;
+    size_t visible = settings->processes > 1 && device != GJ2K_DEVICE_CPU && !named
+                         ? options_visible_gpu_count() : 0;
+    if (visible > 0) {
+        count = visible < OPTIONS_MAX_GPUS ? visible : OPTIONS_MAX_GPUS;
+        for (size_t i = 0; i < count; i++)
+            batch->gpus[i] = (unsigned)i;
+        settings->gpus = batch->gpus;
+        settings->num_gpus = count;
+        return 0;
+    }
     int status = options_read_devices(command, batch->devices, device, batch->gpus, &count);
     settings->gpus = batch->gpus;
     settings->num_gpus = status == 0 ? count : 0;
@@ -47,10 +78,11 @@ static int share_devices(const char *command, batch_request *batch, gj2k_device 
 #define BATCH_DECODE_JOBS_A_GPU 16
 
 /* The stages of each command's report (batch_jobs.c fills them in this order). */
-static const char *const encode_stages[] = {"open GPU", "transforms", "of them GPU copies",
-                                            "Tier-1", "rate control", "Tier-2", NULL};
+static const char *const encode_stages[] = {"read", "open GPU", "transforms",
+                                            "of them GPU copies", "Tier-1", "rate control",
+                                            "Tier-2", "write", "verify", NULL};
 static const char *const decode_stages[] = {"read", "Tier-2", "Tier-1", "transforms and samples",
-                                            "of them GPU copies", "write", NULL};
+                                            "of them GPU copies", "write", "verify", NULL};
 static const char *const transcode_stages[] = {"read", "Tier-2 in", "Tier-1 both ways",
                                                "Tier-2 out and write", NULL};
 
@@ -99,7 +131,8 @@ int encode_batch(parsed_options *parsed)
          parse_raw_geometry(job.request.raw_geometry, &geometry))) {
         job.geometry = job.request.raw_geometry ? &geometry : NULL;
         batch.settings.threads = job.request.options.threads;
-        job.request.options.device = batch_device(job.request.options.device);
+        batch.settings.processes = batch_processes(&batch, job.request.options.device);
+        batch_set_device(&batch.settings, &job.request.options.device);
         batch.settings.stage_names = encode_stages;
         status = share_devices("encode", &batch, job.request.options.device, &batch.settings);
         if (status == 0)
@@ -142,6 +175,7 @@ int transcode_batch(parsed_options *parsed)
         job.transcode.coder = ht ? GJ2K_CODER_HT : part1 ? GJ2K_CODER_PART1 : GJ2K_CODER_AUTO;
         job.transcode.format = format;
         batch.settings.threads = (unsigned)value;
+        batch.settings.processes = batch.processes; /* on the CPU: one unless asked */
         batch.settings.stage_names = transcode_stages;
         status = run_list(&batch, &batch.settings, batch_transcode_file, &job);
     }
@@ -170,8 +204,9 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
                      const gj2k_write_options *write)
 {
     batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
-    job.decode.device = batch_device(decode->device);
     batch_settings settings = batch->settings;
+    settings.processes = batch_processes(batch, job.decode.device);
+    batch_set_device(&settings, &job.decode.device);
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;
     settings.jobs_a_gpu = BATCH_DECODE_JOBS_A_GPU;

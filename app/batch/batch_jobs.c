@@ -98,6 +98,7 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     outcome->bytes_in = file_size(item->input);
     gj2k_error error = {0};
     gj2k_image *image = NULL;
+    double start = now_seconds();
     if (encode_read_input(&request, job->geometry, &image, &error) != GJ2K_OK) {
         fail(outcome, item->input, error.message);
         return;
@@ -112,20 +113,30 @@ void batch_encode_file(void *context, const batch_item *item, unsigned threads,
     size_t size = 0;
     gj2k_encode_report report = {0};
     gj2k_write_options write = {.temporary = interrupt_temporary};
-    if (gj2k_encode_memory(image, &request.options, &data, &size, &report, &error) != GJ2K_OK ||
-        file_write_whole(item->output, data, size, &write, &error) != GJ2K_OK) {
+    double read_ms = (now_seconds() - start) * 1e3, write_ms = 0;
+    gj2k_status status = gj2k_encode_memory(image, &request.options, &data, &size, &report,
+                                            &error);
+    if (status == GJ2K_OK) {
+        start = now_seconds();
+        status = file_write_whole(item->output, data, size, &write, &error);
+        write_ms = (now_seconds() - start) * 1e3;
+    }
+    if (status != GJ2K_OK) {
         fail(outcome, item->output, error.message);
     } else {
         outcome->verdict = BATCH_DONE;
         outcome->bytes_out = size;
-        const double stages[] = {report.open_ms, report.transform_ms, report.copies_ms,
-                                 report.tier1_ms, report.rate_ms, report.tier2_ms};
-        memcpy(outcome->stage_ms, stages, sizeof stages);
         outcome->on_gpu = report.gpu_tiles > 0 || report.gpu_blocks > 0;
         outcome->pixels = (uint64_t)(image->x1 - image->x0) * (image->y1 - image->y0);
+        start = now_seconds();
         if (job->verify)
             verify_encoded(image, item->output, expects_lossless(&request.options),
                            &request.options, outcome);
+        /* batch_commands.c's encode_stages, in order */
+        const double stages[] = {read_ms, report.open_ms, report.transform_ms,
+                                 report.copies_ms, report.tier1_ms, report.rate_ms,
+                                 report.tier2_ms, write_ms, (now_seconds() - start) * 1e3};
+        memcpy(outcome->stage_ms, stages, sizeof stages);
     }
     free(data);
     gj2k_image_destroy(image);
@@ -149,7 +160,10 @@ static void check_written(const gj2k_image *decoded, const char *output, batch_o
     verification_done(outcome, output, &difference);
 }
 
-/* The decode's report as the outcome's stages (batch_settings.stage_names). */
+/* The decode's report as the outcome's stages, in batch_commands.c's
+ * decode_stages' order; the write and the check after it are the last two. */
+enum { DECODE_STAGE_WRITE = 5, DECODE_STAGE_VERIFY = 6 };
+
 static void decode_outcome(const gj2k_decode_report *report, batch_outcome *outcome)
 {
     outcome->pixels = (uint64_t)report->width * report->height;
@@ -179,9 +193,11 @@ static void write_decoded(void *arg, batch_outcome *outcome)
         memset(outcome->stage_ms, 0, sizeof outcome->stage_ms);
     } else {
         outcome->verdict = BATCH_DONE;
-        outcome->stage_ms[BATCH_STAGES - 1] = (now_seconds() - start) * 1e3;
+        outcome->stage_ms[DECODE_STAGE_WRITE] = (now_seconds() - start) * 1e3;
+        start = now_seconds();
         if (d->verify)
             check_written(d->image, d->output, outcome);
+        outcome->stage_ms[DECODE_STAGE_VERIFY] = (now_seconds() - start) * 1e3;
         outcome->bytes_out = file_size(d->output); /* 0 when a failed check removed it */
     }
     gj2k_image_destroy(d->image);

@@ -23,6 +23,9 @@ const option_spec batch_option_specs[] = {
     {"--writers", "N",
      "decode batch: N threads write the outputs while the workers decode their next files "
      "(default 0: each worker writes its own)"},
+    {"--processes", "N",
+     "batch: N processes share the files, the GPUs and the cores (default: one a GPU when "
+     "there are several, else 1)"},
     {"--order", "HOW",
      "batch: the order the files are taken in: spread (the first files at once spread over "
      "the sizes, then largest first; the default), size (largest first), name (by path)"},
@@ -173,6 +176,12 @@ bool batch_request_read(const parsed_options *parsed, const char *command,
         return false;
     }
     request->writers = writers ? (unsigned)value : 0; /* the decoder's (batch_commands.c) */
+    const char *processes = options_get(parsed, "--processes");
+    if (processes != NULL && !options_parse_uint(processes, 1, OPTIONS_MAX_GPUS, &value)) {
+        report_error("%s: --processes %s: expected 1..%d", command, processes, OPTIONS_MAX_GPUS);
+        return false;
+    }
+    request->processes = processes ? (unsigned)value : 0;
     const char *order = options_get(parsed, "--order");
     if (order != NULL && !batch_order_parse(order, &t->order)) {
         report_error("%s: --order %s: expected size, spread or name", command, order);

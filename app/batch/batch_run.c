@@ -2,7 +2,10 @@
  * a lock: each worker holds one file at a time, so memory stays that of its
  * workers' files (batch_workers.h) however long the list. The largest files
  * go first, so that the run does not end on a big file coded alone while
- * the other workers (and the GPU) idle. */
+ * the other workers (and the GPU) idle. A split run (settings->processes)
+ * forks its processes over that one queue, kept with the counts in memory
+ * they share (batch_state.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, beside the build's _POSIX_C_SOURCE */
 #include "batch_run.h"
 
 #include <errno.h>
@@ -10,20 +13,23 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
-#include "batch_workers.h"
+#include "batch_state.h"
 #include "batch_writer.h"
-#include "byte_buffer.h"
 #include "clock.h"
-#include "describe.h"
 #include "options.h"
 #include "parallel_pool.h"
 
@@ -45,32 +51,54 @@ static void batch_keep_freed_memory(void)
 #endif
 }
 
-/* GPUs the summary counts files for, one by one. */
-#define BATCH_SHOWN_GPUS 16
+gj2k_device batch_resolve_device(gj2k_device asked)
+{
+    if (asked != GJ2K_DEVICE_AUTO)
+        return asked;
+    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
+    gj2k_device_probe(&info);
+    return info.cuda_built && info.device_count > 0 ? GJ2K_DEVICE_GPU : GJ2K_DEVICE_AUTO;
+}
 
-typedef struct batch_state {
-    const batch_list *list;
-    const size_t *order;    /* the list's indices, largest input first */
-    const batch_settings *settings;
-    batch_job_fn job;
-    void *context;
-    batch_worker *workers;  /* the GPU workers first, then the CPU workers beside them */
-    const unsigned *gpu_names; /* what the summary and report call each of settings->gpus */
-    batch_worker_counts counts; /* the GPUs' workers, the CPU's beside them, threads a file */
-    FILE *report;
-    bool report_failed;
-    bool progress;
-    pthread_mutex_t lock; /* over what follows */
-    size_t front, back;   /* the files of order[front, back) are left */
-    size_t done, failed, skipped, on_gpu, on_cpu_workers;
-    size_t writers, written_by_writers; /* --writers, and the files they wrote */
-    size_t on_each_gpu[BATCH_SHOWN_GPUS]; /* files coded on each of settings->gpus */
-    uint64_t bytes_in, bytes_out, pixels;
-    double stage_ms[BATCH_STAGES];
-    double start, last_progress;
-    double gpus_opened;     /* when the last worker's GPU was open (from start) */
-    double last_started;    /* when the last file was taken */
-} batch_state;
+/* The tally's lock; a process that died holding it (killed mid-update)
+ * leaves it to the next taker, the counts as they were. */
+static void tally_lock(batch_tally *t)
+{
+    if (pthread_mutex_lock(&t->lock) == EOWNERDEAD)
+        pthread_mutex_consistent(&t->lock);
+}
+
+static void tally_unlock(batch_tally *t)
+{
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* The tally in memory that processes forked later share; NULL when none. */
+static batch_tally *tally_create(void)
+{
+    batch_tally *t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                          -1, 0);
+    if (t == MAP_FAILED)
+        return NULL;
+    memset(t, 0, sizeof *t);
+    pthread_mutexattr_t attributes;
+    pthread_mutexattr_init(&attributes);
+    pthread_mutexattr_setpshared(&attributes, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&attributes, PTHREAD_MUTEX_ROBUST);
+    int failed = pthread_mutex_init(&t->lock, &attributes);
+    pthread_mutexattr_destroy(&attributes);
+    if (failed) {
+        munmap(t, sizeof *t);
+        return NULL;
+    }
+    return t;
+}
+
+static void tally_destroy(batch_tally *t)
+{
+    pthread_mutex_destroy(&t->lock);
+    munmap(t, sizeof *t);
+}
 
 /* The list's indices in the order the workers take them (settings->order
  * over the inputs' sizes, `wave` at once; an input that cannot be read
@@ -93,69 +121,6 @@ static size_t *ordered(const batch_list *list, batch_order_policy policy, size_t
     return order;
 }
 
-/* A JSON string literal of `text` (a path: UTF-8 passes through, a byte of
- * one that is not comes escaped), as gj2k_describe_file writes them. */
-static void json_string(FILE *out, const char *text)
-{
-    byte_buffer literal = {0};
-    describe_json_string(&literal, text, strlen(text), false);
-    if (literal.failed) /* out of memory: a string still, the line stays JSON */
-        fputs("\"\"", out);
-    else
-        fwrite(literal.data, 1, literal.size, out);
-    byte_buffer_free(&literal);
-}
-
-static void write_report_line(batch_state *s, const batch_item *item, const batch_outcome *o)
-{
-    static const char *const names[] = {"ok", "failed", "skipped"};
-    FILE *out = s->report;
-    fputs("{\"input\":", out);
-    json_string(out, item->input);
-    fputs(",\"output\":", out);
-    json_string(out, item->output);
-    fprintf(out, ",\"status\":\"%s\"", names[o->verdict]);
-    if (o->verdict == BATCH_FAILED) {
-        fputs(",\"error\":", out);
-        json_string(out, o->message);
-    }
-    fprintf(out, ",\"bytes_in\":%llu,\"bytes_out\":%llu,\"pixels\":%llu,\"started\":%.6f,"
-            "\"seconds\":%.6f",
-            (unsigned long long)o->bytes_in, (unsigned long long)o->bytes_out,
-            (unsigned long long)o->pixels, o->started, o->seconds);
-    if (o->verified)
-        fprintf(out, ",\"verified\":true,\"identical\":%s", o->identical ? "true" : "false");
-    else
-        fputs(",\"verified\":false", out);
-    if (o->verdict == BATCH_DONE && o->on_gpu)
-        fprintf(out, ",\"gpu\":%u", o->gpu);
-    if (o->verified && !o->identical && isfinite(o->psnr))
-        fprintf(out, ",\"psnr\":%.4f", o->psnr);
-    fputs("}\n", out);
-    if (fflush(out) != 0 || ferror(out))
-        s->report_failed = true;
-}
-
-/* The progress line (under the lock): files, MP/s, MB/s, ETA, failures. */
-static void show_progress(batch_state *s, bool final)
-{
-    double now = now_seconds();
-    if (!s->progress || (!final && now - s->last_progress < 0.25))
-        return;
-    s->last_progress = now;
-    size_t finished = s->done + s->failed + s->skipped, total = s->list->count;
-    double elapsed = now - s->start;
-    double rate = elapsed > 0 ? (double)finished / elapsed : 0.0;
-    double eta = rate > 0 ? (double)(total - finished) / rate : 0.0;
-    fprintf(stderr, "\r%s: %zu/%zu files, %.1f MP/s, %.1f MB/s, ETA %.0f s, %zu failed   ",
-            s->settings->command, finished, total,
-            elapsed > 0 ? (double)s->pixels * 1e-6 / elapsed : 0.0,
-            elapsed > 0 ? (double)s->bytes_in * 1e-6 / elapsed : 0.0, eta, s->failed);
-    if (final)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
-
 /* Whether `output` names the very file `input` is (never overwritten). */
 static bool same_file(const char *input, const char *output)
 {
@@ -171,14 +136,15 @@ static bool same_file(const char *input, const char *output)
  * does not wait for the slower CPU at its end. False when none is left. */
 static bool take_next(batch_state *s, bool cpu_beside_gpus, size_t *index)
 {
-    pthread_mutex_lock(&s->lock);
-    size_t left = s->back - s->front;
-    bool taken = left > 0 && (!cpu_beside_gpus || left > s->counts.gpu_jobs);
+    batch_tally *t = s->tally;
+    tally_lock(t);
+    size_t left = t->back - t->front;
+    bool taken = left > 0 && (!cpu_beside_gpus || left > t->gpu_jobs);
     if (taken)
-        *index = s->order[cpu_beside_gpus ? --s->back : s->front++];
-    if (taken && s->front == s->back)
-        s->last_started = now_seconds() - s->start;
-    pthread_mutex_unlock(&s->lock);
+        *index = s->order[cpu_beside_gpus ? --t->back : t->front++];
+    if (taken && t->front == t->back)
+        t->last_started = now_seconds() - s->start;
+    tally_unlock(t);
     return taken;
 }
 
@@ -194,10 +160,11 @@ static void open_gpu(batch_state *s, size_t number)
     unsigned rank = s->settings->ranked_streams ? (unsigned)(number / gpus) : 0;
     if (gj2k_gpu_context_create_ranked(w->gpu, rank, &w->gpu_context, &unused) != GJ2K_OK)
         w->gpu_context = NULL;
-    pthread_mutex_lock(&s->lock);
+    tally_lock(s->tally);
     double opened = now_seconds() - s->start;
-    s->gpus_opened = opened > s->gpus_opened ? opened : s->gpus_opened;
-    pthread_mutex_unlock(&s->lock);
+    if (opened > s->tally->gpus_opened)
+        s->tally->gpus_opened = opened;
+    tally_unlock(s->tally);
 }
 
 /* Records a file's outcome (under the lock): the counts, the report line,
@@ -206,33 +173,35 @@ static void record_outcome(batch_state *s, const batch_item *item, size_t number
                            bool by_writer, batch_outcome *outcome)
 {
     batch_worker *w = &s->workers[number];
-    size_t gpu_slot = s->settings->num_gpus && !w->on_cpu ? number % s->settings->num_gpus : 0;
+    size_t gpus = s->settings->num_gpus;
+    size_t gpu_slot = gpus && !w->on_cpu ? s->gpu_slots[number % gpus] : 0;
     outcome->seconds = now_seconds() - start;
-    pthread_mutex_lock(&s->lock);
-    s->written_by_writers += by_writer;
+    batch_tally *t = s->tally;
+    tally_lock(t);
+    t->written_by_writers += by_writer;
     if (outcome->verdict == BATCH_FAILED) {
-        s->failed++;
+        t->failed++;
         if (s->progress)
             fputc('\n', stderr);
         report_error("%s", outcome->message);
     } else if (outcome->verdict == BATCH_SKIPPED) {
-        s->skipped++;
+        t->skipped++;
     } else {
-        s->done++;
-        s->on_gpu += outcome->on_gpu;
-        s->on_cpu_workers += w->on_cpu;
+        t->done++;
+        t->on_gpu += outcome->on_gpu;
+        t->on_cpu_workers += w->on_cpu;
         if (outcome->on_gpu && gpu_slot < BATCH_SHOWN_GPUS)
-            s->on_each_gpu[gpu_slot]++;
+            t->on_each_gpu[gpu_slot]++;
         for (unsigned k = 0; k < BATCH_STAGES; k++)
-            s->stage_ms[k] += outcome->stage_ms[k];
-        s->bytes_in += outcome->bytes_in;
-        s->bytes_out += outcome->bytes_out;
-        s->pixels += outcome->pixels;
+            t->stage_ms[k] += outcome->stage_ms[k];
+        t->bytes_in += outcome->bytes_in;
+        t->bytes_out += outcome->bytes_out;
+        t->pixels += outcome->pixels;
     }
     if (s->report != NULL)
-        write_report_line(s, item, outcome);
-    show_progress(s, false);
-    pthread_mutex_unlock(&s->lock);
+        batch_report_line(s, item, outcome);
+    batch_show_progress(s, false);
+    tally_unlock(t);
 }
 
 /* A file handed to the writer threads: what record_outcome needs. */
@@ -313,136 +282,251 @@ static gj2k_status run_worker(void *context, size_t number, unsigned thread)
     return GJ2K_OK;
 }
 
-static void print_summary(const batch_state *s, double seconds, double coded, double closing)
+/* This process's workers over the queue until it is empty, then its GPUs
+ * closed; false (after a message) when they could not be started. */
+static bool run_here(batch_state *s)
 {
-    struct rusage usage = {0};
-    long peak_kb = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
-    printf("%s: %zu files coded, %zu failed, %zu skipped (already there), in %.2f s, "
-           "peak memory %.0f MB\n", s->settings->command, s->done, s->failed, s->skipped, seconds,
-           (double)peak_kb / 1024.0);
-    if (s->done == 0)
-        return;
-    printf("  %llu bytes in, %llu bytes out (%.2f:1), ", (unsigned long long)s->bytes_in,
-           (unsigned long long)s->bytes_out,
-           s->bytes_out && s->bytes_in ? (double)s->bytes_in / (double)s->bytes_out : 0.0);
-    if (s->pixels > 0) /* a transcode does not count them */
-        printf("%.1f MP/s, ", seconds > 0 ? (double)s->pixels * 1e-6 / seconds : 0.0);
-    printf("%.1f MB/s read\n", seconds > 0 ? (double)s->bytes_in * 1e-6 / seconds : 0.0);
-    const char *const *names = s->settings->stage_names;
-    if (names == NULL || names[0] == NULL)
-        return;
-    /* summed over files coded at once: a stage can pass 100% of the run */
-    printf("  %zu of %zu files on a GPU", s->on_gpu, s->done);
-    if (s->settings->num_gpus > 1)
-        for (size_t k = 0; k < s->settings->num_gpus && k < BATCH_SHOWN_GPUS; k++)
-            printf("%s GPU %u: %zu", k ? "," : " (", s->gpu_names[k], s->on_each_gpu[k]);
-    printf("%s", s->settings->num_gpus > 1 ? ")" : "");
-    if (s->on_cpu_workers > 0)
-        printf(", %zu by the CPU workers", s->on_cpu_workers);
-    printf("; stages summed over the files, and against the run's time:");
-    for (unsigned k = 0; k < BATCH_STAGES && names[k] != NULL; k++)
-        printf("%s %s %.2f s (%.0f%%)", k ? "," : "", names[k], s->stage_ms[k] * 1e-3,
-               seconds > 0 ? s->stage_ms[k] * 1e-3 / seconds * 100.0 : 0.0);
-    printf("\n");
-    /* how the files were shared out (batch_workers.h) */
-    const batch_worker_counts *c = &s->counts;
-    printf("  the workers: %zu file%s at once on ", c->gpu_jobs, c->gpu_jobs > 1 ? "s" : "");
-    if (s->settings->num_gpus > 0)
-        printf("%zu GPU%s and %zu on the CPU beside them", s->settings->num_gpus,
-               s->settings->num_gpus > 1 ? "s" : "", c->cpu_workers);
-    else
-        printf("the CPU");
-    printf(", %u thread%s a file", c->threads_each, c->threads_each > 1 ? "s" : "");
-    if (s->writers > 0)
-        printf("; %zu writer thread%s wrote %zu of the files", s->writers,
-               s->writers > 1 ? "s" : "", s->written_by_writers);
-    printf("\n");
-    /* where the run's time went that no file's stages show */
-    printf("  the run:");
-    if (s->settings->num_gpus > 0)
-        printf(" every worker's GPU open at %.2f s,", s->gpus_opened);
-    printf(" the last file started at %.2f s and the files were done at %.2f s", s->last_started,
-           coded);
-    if (s->settings->num_gpus > 0)
-        printf(", GPUs closed in %.2f s", closing);
-    printf("\n");
-    /* where the cores went: the kernel's share (page faults, locks, copies
-     * through the driver) grows when the host stops keeping up */
-    printf("  the process: %.2f s user and %.2f s system CPU, %ld page faults (%ld with I/O)\n",
-           (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6,
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6,
-           usage.ru_minflt + usage.ru_majflt, usage.ru_majflt);
-}
-
-int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,
-              void *context)
-{
-    batch_state s = {.list = list, .settings = settings, .job = job, .context = context,
-                     .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
-    unsigned cores = parallel_thread_count(0);
-    s.counts = batch_count_workers(settings, list->count, cores);
-    size_t jobs = s.counts.gpu_jobs + s.counts.cpu_workers;
-    s.progress = !settings->quiet && isatty(STDERR_FILENO);
-    if (settings->report != NULL) {
-        s.report = fopen(settings->report, "w");
-        if (s.report == NULL) {
-            report_error("%s: --report %s: %s", settings->command, settings->report,
-                         strerror(errno));
-            return 1;
-        }
-    }
-    /* files `jobs` at once on a worker pool, each worker taking the next file left */
+    const batch_settings *settings = s->settings;
+    size_t jobs = s->counts.gpu_jobs + s->counts.cpu_workers;
     parallel_pool *pool = NULL;
     gj2k_error error = {0};
     if (parallel_pool_create((unsigned)jobs, &pool, &error) != GJ2K_OK) {
         report_error("%s: %s", settings->command, error.message);
-        if (s.report != NULL)
-            fclose(s.report);
-        return 1;
+        return false;
     }
-    s.workers = calloc(jobs, sizeof *s.workers);
-    size_t *order = ordered(list, settings->order, s.counts.gpu_jobs);
-    s.order = order;
-    if (s.workers == NULL || order == NULL) {
+    s->workers = calloc(jobs, sizeof *s->workers);
+    if (s->workers == NULL) {
         report_error("%s: out of memory", settings->command);
-        free(s.workers);
-        free(order);
         parallel_pool_destroy(pool);
-        if (s.report != NULL)
-            fclose(s.report);
-        return 1;
+        return false;
     }
     /* --writers: the files written on threads of their own, each with one queued */
     batch_writer *writer = NULL;
     if (settings->writers > 0)
         writer = batch_writer_create(settings->writers, 2 * (size_t)settings->writers,
                                      deferred_done, NULL);
-    s.writers = writer != NULL ? settings->writers : 0;
+    s->writers = writer != NULL ? settings->writers : 0;
     for (size_t k = 0; k < jobs; k++) {
-        s.workers[k] = (batch_worker){.on_cpu = k >= s.counts.gpu_jobs, .run = &s, .number = k};
-        s.workers[k].writer = s.workers[k].on_cpu ? NULL : writer;
+        s->workers[k] = (batch_worker){.on_cpu = k >= s->counts.gpu_jobs, .run = s, .number = k};
+        s->workers[k].writer = s->workers[k].on_cpu ? NULL : writer;
     }
-    s.back = list->count;
-    batch_keep_freed_memory();
-    pthread_mutex_init(&s.lock, NULL);
-    s.start = now_seconds();
-    parallel_for(pool, jobs, run_worker, &s);
+    parallel_for(pool, jobs, run_worker, s);
     parallel_pool_destroy(pool);
     batch_writer_destroy(writer); /* every file handed over written and recorded */
-    double coded = now_seconds() - s.start;
+    double coded = now_seconds() - s->start;
+    tally_lock(s->tally);
+    if (coded > s->tally->coded)
+        s->tally->coded = coded;
+    tally_unlock(s->tally);
     for (size_t k = 0; k < jobs; k++)
-        gj2k_gpu_context_destroy(s.workers[k].gpu_context);
-    free(s.workers);
+        gj2k_gpu_context_destroy(s->workers[k].gpu_context);
+    free(s->workers);
+    s->workers = NULL;
+    return true;
+}
+
+/* One process's share of a split run: its GPUs (as CUDA numbers them in
+ * the run, and once narrowed to them, 0, 1, ...), what the run calls them
+ * and their places among the run's GPUs, its settings and workers. */
+typedef struct process_share {
+    batch_settings settings;
+    unsigned gpus[OPTIONS_MAX_GPUS], names[OPTIONS_MAX_GPUS];
+    size_t slots[OPTIONS_MAX_GPUS];
+    batch_worker_counts counts;
+} process_share;
+
+/* `total` shared out over `processes`: process k's part. */
+static size_t part_of(size_t total, size_t processes, size_t k)
+{
+    return total / processes + (k < total % processes);
+}
+
+/* Process k's share of `run` over `processes` on `cores` cores: the GPUs
+ * at k, k + processes, ... (with fewer GPUs than processes, GPU k % GPUs),
+ * a part of the cores, of --jobs and of --cpu-workers. */
+static void share_for(const batch_settings *run, size_t processes, size_t k, unsigned cores,
+                      size_t files, process_share *share)
+{
+    const unsigned *names = run->gpu_names ? run->gpu_names : run->gpus;
+    size_t gpus = 0;
+    for (size_t i = 0; i < run->num_gpus && gpus < OPTIONS_MAX_GPUS; i++) {
+        bool mine = processes >= run->num_gpus ? i == k % run->num_gpus : i % processes == k;
+        if (!mine)
+            continue;
+        share->gpus[gpus] = run->gpus[i];
+        share->names[gpus] = names[i];
+        share->slots[gpus++] = i;
+    }
+    share->settings = *run;
+    share->settings.gpus = share->gpus;
+    share->settings.gpu_names = share->names;
+    share->settings.num_gpus = gpus;
+    share->settings.processes = 1;
+    if (run->jobs > 0) {
+        size_t jobs = part_of(run->jobs, processes, k);
+        share->settings.jobs = jobs > 0 ? (unsigned)jobs : 1;
+    }
+    if (run->cpu_workers > 0)
+        share->settings.cpu_workers = (int)part_of((size_t)run->cpu_workers, processes, k);
+    unsigned own = cores / (unsigned)processes;
+    share->counts = batch_count_workers(&share->settings, files, own > 0 ? own : 1);
+}
+
+/* Process k of a split run, forked: CUDA shown its GPUs only, the job's
+ * device resolved here, its workers run; it leaves with the run. */
+static _Noreturn void run_as_process(batch_state *run, size_t k, unsigned cores, pid_t parent)
+{
+#if defined(__linux__)
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* the run stopped stops its processes */
+    if (getppid() != parent)
+        _exit(1);
+#else
+    (void)parent;
+#endif
+    process_share share;
+    share_for(run->settings, run->processes, k, cores, run->list->count, &share);
+    batch_settings *settings = &share.settings;
+    if (settings->num_gpus > 0 && options_narrow_gpus_to(share.gpus, settings->num_gpus))
+        for (size_t i = 0; i < settings->num_gpus; i++)
+            share.gpus[i] = (unsigned)i;
+    if (settings->device != NULL)
+        *settings->device = batch_resolve_device(*settings->device);
+    batch_state s = *run;
+    s.settings = settings;
+    s.gpu_names = share.names;
+    s.gpu_slots = share.slots;
+    s.counts = share.counts;
+    bool started = run_here(&s);
+    struct rusage usage = {0};
+    getrusage(RUSAGE_SELF, &usage);
+    tally_lock(s.tally);
+    s.tally->peak_kb += usage.ru_maxrss;
+    tally_unlock(s.tally);
+    exit(started ? 0 : 1);
+}
+
+/* The split run: its processes forked and waited for; false when one
+ * could not start, or ended before its files were recorded (said). */
+static bool run_split(batch_state *s, unsigned cores)
+{
+    const char *command = s->settings->command;
+    fflush(stdout); /* nothing buffered here is written again by a process */
+    fflush(stderr);
+    if (s->report != NULL)
+        fflush(s->report);
+    pid_t parent = getpid(), *pids = calloc(s->processes, sizeof *pids);
+    if (pids == NULL) {
+        report_error("%s: out of memory", command);
+        return false;
+    }
+    bool ok = true;
+    size_t started = 0;
+    for (; started < s->processes; started++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            run_as_process(s, started, cores, parent);
+        if (pid < 0) {
+            report_error("%s: process %zu of %zu could not start: %s", command, started + 1,
+                         s->processes, strerror(errno));
+            ok = false;
+            break;
+        }
+        pids[started] = pid;
+    }
+    for (size_t k = 0; k < started; k++) {
+        int status = 0;
+        while (waitpid(pids[k], &status, 0) < 0 && errno == EINTR)
+            continue;
+        if (WIFSIGNALED(status)) {
+            report_error("%s: process %zu of %zu was ended by signal %d", command, k + 1,
+                         s->processes, WTERMSIG(status));
+            ok = false;
+        } else if (WEXITSTATUS(status) != 0) {
+            ok = false; /* it said why */
+        }
+    }
+    free(pids);
+    batch_tally *t = s->tally;
+    size_t recorded = t->done + t->failed + t->skipped;
+    if (recorded < s->list->count)
+        report_error("%s: %zu of the files were not coded", command, s->list->count - recorded);
+    return ok && recorded == s->list->count;
+}
+
+int batch_run(const batch_list *list, const batch_settings *settings, batch_job_fn job,
+              void *context)
+{
+    batch_state s = {.list = list, .run = settings, .settings = settings, .job = job,
+                     .context = context,
+                     .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
+    unsigned cores = parallel_thread_count(0);
+    s.processes = settings->processes > 1 ? settings->processes : 1;
+    if (s.processes > list->count)
+        s.processes = list->count > 0 ? list->count : 1;
+    s.progress = !settings->quiet && isatty(STDERR_FILENO);
+    size_t slots[OPTIONS_MAX_GPUS];
+    for (size_t k = 0; k < OPTIONS_MAX_GPUS; k++)
+        slots[k] = k;
+    s.gpu_slots = slots;
+    s.tally = tally_create();
+    if (s.tally == NULL) {
+        report_error("%s: out of memory", settings->command);
+        return 1;
+    }
+    /* the workers of every process, as each will count its own */
+    s.counts = batch_count_workers(settings, list->count, cores);
+    if (s.processes > 1) {
+        process_share share;
+        for (size_t k = 0; k < s.processes; k++) {
+            share_for(settings, s.processes, k, cores, list->count, &share);
+            s.tally->gpu_jobs += share.counts.gpu_jobs;
+            s.tally->cpu_workers += share.counts.cpu_workers;
+            s.counts.threads_each = share.counts.threads_each; /* the first's, for the summary */
+        }
+    } else {
+        s.tally->gpu_jobs = s.counts.gpu_jobs;
+        s.tally->cpu_workers = s.counts.cpu_workers;
+    }
+    if (settings->report != NULL) {
+        s.report = fopen(settings->report, "w");
+        if (s.report == NULL) {
+            report_error("%s: --report %s: %s", settings->command, settings->report,
+                         strerror(errno));
+            tally_destroy(s.tally);
+            return 1;
+        }
+    }
+    size_t *order = ordered(list, settings->order, s.tally->gpu_jobs);
+    s.order = order;
+    bool ran = order != NULL;
+    if (!ran)
+        report_error("%s: out of memory", settings->command);
+    s.tally->back = list->count;
+    batch_keep_freed_memory();
+    s.start = now_seconds();
+    if (ran && s.processes > 1)
+        ran = run_split(&s, cores);
+    else if (ran)
+        ran = run_here(&s);
     free(order);
-    double seconds = now_seconds() - s.start;
-    show_progress(&s, true);
+    batch_tally *t = s.tally;
+    double seconds = now_seconds() - s.start, coded = t->coded > 0 ? t->coded : seconds;
+    if (!ran && t->done + t->failed + t->skipped == 0) {
+        if (s.report != NULL)
+            fclose(s.report);
+        tally_destroy(t);
+        return 1;
+    }
+    batch_show_progress(&s, true);
     if (!settings->quiet)
-        print_summary(&s, seconds, coded, seconds - coded);
-    if (s.report != NULL && (fclose(s.report) != 0 || s.report_failed)) {
+        batch_print_summary(&s, seconds, coded, seconds - coded);
+    bool report_failed = t->report_failed;
+    if (s.report != NULL && (fclose(s.report) != 0 || report_failed)) {
         report_error("%s: --report %s: could not be written whole", settings->command,
                      settings->report);
-        s.report_failed = true;
+        report_failed = true;
     }
-    pthread_mutex_destroy(&s.lock);
-    return s.failed > 0 || s.report_failed ? 1 : 0;
+    int status = !ran || t->failed > 0 || report_failed ? 1 : 0;
+    tally_destroy(t);
+    return status;
 }

@@ -20,7 +20,7 @@ typedef enum batch_verdict {
     BATCH_PENDING, /* handed to the writer threads (batch_defer), recorded once they ran */
 } batch_verdict;
 
-#define BATCH_STAGES 6
+#define BATCH_STAGES 9
 
 /* What coding one file gave. */
 typedef struct batch_outcome {
@@ -121,7 +121,24 @@ typedef struct batch_settings {
      * beside 3.41 against 3.30 s over three) and held 0.4-0.9 GB more
      * (docs/gpu-notes.md, thirteenth session). */
     unsigned writers;
+    /* Processes that share the files (0 or 1: this one alone): each forked
+     * with its share of the GPUs (process k those at k, k + processes, ...,
+     * or GPU k % num_gpus when there are fewer GPUs), CUDA shown only those
+     * (so its start and end cost one GPU's), and its share of the cores and
+     * workers; they take the files from one queue, write one report and
+     * one summary. The caller must not have started CUDA: a process forked
+     * after could not use it. */
+    unsigned processes;
+    /* The job's device (in its context), which each process of a split run
+     * resolves from GJ2K_DEVICE_AUTO itself (batch_resolve_device), once
+     * CUDA shows it its GPUs; NULL: the job's is final. */
+    gj2k_device *device;
 } batch_settings;
+
+/* --device auto in a batch: the GPU, when CUDA shows one (the GPU opens
+ * once for every file, so every file goes to it; for one file auto weighs
+ * opening it against the image's size); any other as asked. Starts CUDA. */
+gj2k_device batch_resolve_device(gj2k_device asked);
 
 /* Runs the batch; returns the exit status: 0 when every file was coded (or
  * skipped), 1 when any failed or the report could not be written. */

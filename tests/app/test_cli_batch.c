@@ -2,10 +2,11 @@
  * directories and their trees, several -i, lists, a corrupt input reported
  * while the rest are coded, --verify, the JSON Lines report, a killed run
  * resumed with --skip-existing, decoded outputs written by writer threads,
- * shards whose union is the whole run,
+ * shards whose union is the whole run, a run split over processes,
  * inputs never overwritten, the files shared out among GPUs, and memory that
  * stays flat however many files a run codes. */
 #include <stdint.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,114 @@ static void test_shards_make_the_whole(void)
     }
 }
 
+/* How many times `needle` occurs in `text`. */
+static int occurrences(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at++)
+        n++;
+    return n;
+}
+
+/* Whether the test's directory `name` holds a temporary of gj2k's writes. */
+static bool temporaries_in(const char *name)
+{
+    char path[PATH_SIZE];
+    path_in(path, name);
+    DIR *directory = opendir(path);
+    bool found = false;
+    for (struct dirent *e; directory != NULL && (e = readdir(directory)) != NULL;)
+        found |= strstr(e->d_name, ".tmp-gj2k") != NULL;
+    if (directory != NULL)
+        closedir(directory);
+    return found;
+}
+
+/* A run split over processes (--processes) writes what one process writes,
+ * byte for byte, each file once: a report line a file, one summary over
+ * them all, a corrupt input named while the rest are coded; a split decode
+ * gives the sources back. The run's own process killed (SIGKILL), its
+ * processes stop too, leaving no temporary and no half-written output, and
+ * --skip-existing finishes the run. */
+static void test_processes_share_one_run(void)
+{
+    make_directory("psrc");
+    enum { FILES = 9 };
+    gj2k_image *images[FILES];
+    char name[64], a[64], b[64], path[PATH_SIZE];
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "psrc/p%02d.ppm", i);
+        images[i] = image_at(name, 31 + 9 * (unsigned)i, 17 + 4 * (unsigned)i, 3);
+    }
+    write_text("psrc/zz_broken.ppm", "P6\n40 30\n255\nshort");
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    for (int n = 1; n <= 3; n += 2) {
+        snprintf(args, sizeof args, "encode -ImgDir '%s/psrc' -o '%s/p%d' --processes %d "
+                 "--jobs 3 -threads 1 --verify --report '%s/p%d.jsonl'", t, t, n, n, t, n);
+        run_gj2k(&r, args);
+        CHECK_EQ(r.exit_code, 1);
+        CHECK(strstr(r.err, "zz_broken.ppm") != NULL);
+        CHECK(strstr(r.out, "9 files coded, 1 failed") != NULL || (fprintf(stderr, "%s", r.out), 0));
+        CHECK((strstr(r.out, "in 3 processes") != NULL) == (n == 3));
+        snprintf(name, sizeof name, "p%d.jsonl", n);
+        char *text = text_of(name);
+        REQUIRE(text != NULL);
+        CHECK_EQ(count_lines(text), FILES + 1);
+        CHECK_EQ(occurrences(text, "\"identical\":true"), FILES);
+        for (int i = 0; i < FILES; i++) {
+            snprintf(name, sizeof name, "psrc/p%02d.ppm\"", i);
+            CHECK_EQ(occurrences(text, name), 1);
+        }
+        free(text);
+    }
+    for (int i = 0; i < FILES; i++) {
+        snprintf(a, sizeof a, "p1/p%02d.j2k", i);
+        snprintf(b, sizeof b, "p3/p%02d.j2k", i);
+        CHECK(same_bytes(a, b));
+    }
+    snprintf(args, sizeof args, "decode -ImgDir '%s/p3' -o '%s/pdec' -OutFor ppm --processes 2 "
+             "--verify", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "9 files coded, 0 failed") != NULL && strstr(r.out, "in 2 processes"));
+    for (int i = 0; i < FILES; i++) {
+        snprintf(name, sizeof name, "pdec/p%02d.ppm", i);
+        path_in(path, name);
+        gj2k_image *back = read_image(path);
+        CHECK(back != NULL && test_same_samples(images[i], back));
+        gj2k_image_destroy(back);
+    }
+    /* killed: files large enough that the run outlasts the kill */
+    make_directory("pbig");
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "pbig/b%d.ppm", i);
+        gj2k_image_destroy(images[i]);
+        images[i] = image_at(name, 640 + 16 * (unsigned)i, 480, 3);
+    }
+    snprintf(args, sizeof args,
+             "'%s' encode -ImgDir '%s/pbig' -o '%s/pkill' --processes 2 --jobs 2 -threads 1 "
+             "-quiet >/dev/null 2>&1 & sleep 0.3; kill -9 $! 2>/dev/null; wait $! 2>/dev/null; "
+             "sleep 1; true", GJ2K_PROGRAM, t, t);
+    REQUIRE(system(args) != -1);
+    CHECK(!temporaries_in("pkill"));
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "pkill/b%d.j2k", i);
+        CHECK(!exists(name) || encoded_as(name, images[i])); /* whole, never half-written */
+    }
+    snprintf(args, sizeof args, "encode -ImgDir '%s/pbig' -o '%s/pkill' --processes 2 "
+             "--skip-existing -quiet", t, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "pkill/b%d.j2k", i);
+        CHECK(encoded_as(name, images[i]));
+    }
+    for (int i = 0; i < FILES; i++)
+        gj2k_image_destroy(images[i]);
+}
+
 #if !defined(TEST_UNDER_ASAN)
 /* The peak memory a batch's summary prints ("peak memory N MB"), or -1. */
 static long summary_peak_mb(const char *out)
@@ -597,6 +706,8 @@ static void test_devices_shared_out(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    /* several GPUs: a process a GPU by default */
+    CHECK(count < 2 || strstr(r.out, " processes") != NULL || (fprintf(stderr, "%s", r.out), 0));
     char *text = text_of("gpus.jsonl");
     REQUIRE(text != NULL);
     char field[32];
@@ -673,6 +784,7 @@ static const test_case cases[] = {
     {"killed_run_resumes", test_killed_run_resumes},
     {"decode_writers", test_decode_writers},
     {"shards_make_the_whole", test_shards_make_the_whole},
+    {"processes_share_one_run", test_processes_share_one_run},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
     {"transcode_round_trip", test_transcode_round_trip},
     {"devices_shared_out", test_devices_shared_out},
