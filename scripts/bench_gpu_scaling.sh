@@ -15,13 +15,17 @@
 # machine's .bench/photo4k.ppm), doubled to 7680x4320 for the 8K photos.
 # Usage: scripts/bench_gpu_scaling.sh GJ2K [--count N] [--gpus "1 2 4 8"] [--max 4k|8k]
 #        [--no-verify] [--jobs-per-gpu K] [--order HOW] [--keep DIR] [--processes]
+#        [--one-process]
 # (--jobs-per-gpu K: --jobs K times the GPUs, instead of the batch's default;
 # --order HOW: the batch's --order (size, spread, name) for every run;
 # --processes: for 2 GPUs and more, also one process a GPU at once, each
-# shown only its GPU and taking its --shard of the files, timed together)
+# shown only its GPU and taking its --shard of the files, timed together;
+# --one-process: for 2 GPUs and more, also the batch with --processes 1, all
+# its GPUs in one process, where by default it forks a process a GPU)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 gj2k= count=140 gpu_counts="1 2 4 8" keep= max=8k verify=--verify per_gpu= processes=0 order=()
+one_process=0
 while [ $# -gt 0 ]; do
   case $1 in
     --count) count=$2; shift 2 ;;
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
     --jobs-per-gpu) per_gpu=$2; shift 2 ;;
     --order) order=(--order "$2"); shift 2 ;;
     --processes) processes=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --one-process) one_process=1; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) gj2k=$1; shift ;;
   esac
 done
@@ -137,6 +142,10 @@ for n in $gpu_counts; do
   rm -rf enc; run "e$n" "$n" encode -ImgDir photos -o enc
   [ -d batch ] || cp -r enc batch # the codestreams the decodes read
   rm -rf dec; run "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
+  if [ "$one_process" = 1 ] && [ "$n" -gt 1 ]; then
+    rm -rf enc; run "oe$n" "$n" encode -ImgDir photos -o enc --processes 1
+    rm -rf dec; run "od$n" "$n" decode -ImgDir batch -o dec -OutFor ppm --processes 1
+  fi
   if [ "$processes" = 1 ] && [ "$n" -gt 1 ]; then
     rm -rf enc; split "pe$n" "e$n" "$n" encode -ImgDir photos -o enc
     rm -rf dec; split "pd$n" "d$n" "$n" decode -ImgDir batch -o dec -OutFor ppm
@@ -164,7 +173,8 @@ for n in $gpu_counts; do
   for what in e d; do
     label=$([ $what = e ] && echo encode || echo decode)
     row "$n" "$label" "$what" "$what$n"
-    [ -z "${ms[p$what$n]:-}" ] || row "$n" "$label, a process a GPU" "$what" "p$what$n"
+    [ -z "${ms[o$what$n]:-}" ] || row "$n" "$label, --processes 1" "$what" "o$what$n"
+    [ -z "${ms[p$what$n]:-}" ] || row "$n" "$label, a process a GPU by --shard" "$what" "p$what$n"
   done
 done
 echo
@@ -172,8 +182,11 @@ echo "Stages summed over the files (the batch's own summary):"
 for n in $gpu_counts; do
   [ "$n" -le "$gpus" ] || continue
   for what in e d; do
-    echo "- $what$n: $(grep -E 'files on a GPU' "summary-$what$n.txt" | sed 's/^ *//')"
-    echo "  $(grep -E '^ *the process:' "summary-$what$n.txt" | sed 's/^ *//')"
+    for k in "$what$n" "o$what$n"; do
+      [ -f "summary-$k.txt" ] || continue
+      echo "- $k: $(grep -E 'files on a GPU' "summary-$k.txt" | sed 's/^ *//')"
+      echo "  $(grep -E '^ *the (workers|process):' "summary-$k.txt" | sed 's/^ *//' | paste -sd' ')"
+    done
   done
 done
 if [ -n "$keep" ]; then

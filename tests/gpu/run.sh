@@ -14,6 +14,11 @@
 #                                 scripts/bench_gpu_scaling.sh over COUNT (140) photos, Kodak
 #                                 size to 8K, on 1, 2, 4, 8 GPUs (as many as there are); then
 #                                 200 to 4K without --verify on as many.
+#   bash tests/gpu/run.sh processes [COUNT]   the batch and device tests, then
+#                                 bench_gpu_scaling.sh over COUNT (280) photos to 8K with
+#                                 --verify, and 200 to 4K without, on 1, 2, 4, 8 GPUs (as many
+#                                 as there are): a process a GPU (the default) against
+#                                 --processes 1.
 #   bash tests/gpu/run.sh devices   builds gj2k, runs the batch, device and Python tests and
 #                                 tests/gpu/start_cost.sh only.
 #   bash tests/gpu/run.sh split [COUNT]   builds gj2k, then bench_gpu_scaling.sh over 200
@@ -84,7 +89,7 @@ targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_t
 [[ "${1:-}" =~ ^(split|malloc|single)$ ]] && targets=(--target gj2k)
 [ "${1:-}" = trace ] && targets=(--target gj2k gj2k_gpu_trace)
 [ "${1:-}" = order ] && targets=(--target gj2k gj2k_gpu_trace test_cli_batch)
-[[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu test_stream_memory)
+[[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare|processes)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu test_stream_memory)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -169,6 +174,17 @@ if [ "${1:-}" = scaling ]; then
   rc=$((rc | PIPESTATUS[0]))
   # issue 18's shape: 200 photos to 4K, no --verify, over the same GPUs
   photos_4k bench-scaling-4k.txt --count 200 --gpus "1 2 4 8"
+  deliver
+  exit "$rc"
+fi
+
+if [ "${1:-}" = processes ]; then
+  step "batch tests; a process a GPU against one process, ${2:-280} photos to 8K, 200 to 4K"
+  batch_tests compare; rc=$?
+  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-280}" --one-process 2>&1 |
+    tee "$logs/bench-processes.txt"
+  rc=$((rc | PIPESTATUS[0]))
+  photos_4k bench-processes-4k.txt --count 200 --one-process
   deliver
   exit "$rc"
 fi
