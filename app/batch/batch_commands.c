@@ -17,6 +17,15 @@ static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "
 static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
                                             NULL};
 
+/* Whether --devices (NULL: not given) names GPUs: not all of them ("all",
+ * -1), which CUDA is then not narrowed to. */
+static bool devices_named(const char *devices)
+{
+    unsigned gpus[OPTIONS_MAX_GPUS];
+    size_t count = 0;
+    return devices != NULL && (!options_parse_devices(devices, gpus, &count) || count > 0);
+}
+
 /* The processes a batch is split over (batch_settings.processes):
  * --processes, else one a GPU when CUDA would show several (told from the
  * driver's list: CUDA must not start before the processes are forked),
@@ -26,7 +35,7 @@ static unsigned batch_processes(const batch_request *batch, gj2k_device device)
     if (batch->processes > 0)
         return batch->processes;
 #if defined(GJ2K_APP_CUDA)
-    bool named = batch->devices != NULL && strcmp(batch->devices, "all") != 0;
+    bool named = devices_named(batch->devices);
     size_t gpus = device == GJ2K_DEVICE_CPU || named ? 0 : options_visible_gpu_count();
     return gpus > 1 ? (unsigned)(gpus < OPTIONS_MAX_GPUS ? gpus : OPTIONS_MAX_GPUS) : 1;
 #else
@@ -55,7 +64,7 @@ static int share_devices(const char *command, batch_request *batch, gj2k_device 
                          batch_settings *settings)
 {
     size_t count = 0;
-    bool named = batch->devices != NULL && strcmp(batch->devices, "all") != 0;
+    bool named = devices_named(batch->devices);
     size_t visible = settings->processes > 1 && device != GJ2K_DEVICE_CPU && !named
                          ? options_visible_gpu_count() : 0;
     if (visible > 0) {

@@ -368,6 +368,10 @@ static void share_for(const batch_settings *run, size_t processes, size_t k, uns
     }
     if (run->cpu_workers > 0)
         share->settings.cpu_workers = (int)part_of((size_t)run->cpu_workers, processes, k);
+    if (run->writers > 0) { /* a process with none would write its own files */
+        size_t writers = part_of(run->writers, processes, k);
+        share->settings.writers = writers > 0 ? (unsigned)writers : 1;
+    }
     unsigned own = cores / (unsigned)processes;
     share->counts = batch_count_workers(&share->settings, files, own > 0 ? own : 1);
 }
@@ -461,6 +465,8 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
                      .gpu_names = settings->gpu_names ? settings->gpu_names : settings->gpus};
     unsigned cores = parallel_thread_count(0);
     s.processes = settings->processes > 1 ? settings->processes : 1;
+    if (settings->jobs > 0 && s.processes > settings->jobs) /* --jobs files at once in all */
+        s.processes = settings->jobs;
     if (s.processes > list->count)
         s.processes = list->count > 0 ? list->count : 1;
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
@@ -482,6 +488,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             s.tally->gpu_jobs += share.counts.gpu_jobs;
             s.tally->cpu_workers += share.counts.cpu_workers;
             s.counts.threads_each = share.counts.threads_each; /* the first's, for the summary */
+            s.writers += share.settings.writers;
         }
     } else {
         s.tally->gpu_jobs = s.counts.gpu_jobs;

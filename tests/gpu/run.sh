@@ -15,9 +15,10 @@
 #                                 size to 8K, on 1, 2, 4, 8 GPUs (as many as there are); then
 #                                 200 to 4K without --verify on as many.
 #   bash tests/gpu/run.sh processes [COUNT]   the batch and device tests, then
-#                                 bench_gpu_scaling.sh over COUNT (280) photos to 8K with
-#                                 --verify, and 200 to 4K without, on 1, 2, 4, 8 GPUs (as many
-#                                 as there are): a process a GPU (the default) against
+#                                 bench_gpu_scaling.sh over 200 photos to 4K without --verify
+#                                 (three rounds), and COUNT (280) to 8K with --verify, on 1, 2,
+#                                 4, 8 GPUs (as many as there are; the 8K set on
+#                                 GJ2K_PROCESSES_GPUS): a process a GPU (the default) against
 #                                 --processes 1.
 #   bash tests/gpu/run.sh devices   builds gj2k, runs the batch, device and Python tests and
 #                                 tests/gpu/start_cost.sh only.
@@ -181,10 +182,13 @@ fi
 if [ "${1:-}" = processes ]; then
   step "batch tests; a process a GPU against one process, ${2:-280} photos to 8K, 200 to 4K"
   batch_tests compare; rc=$?
-  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-280}" --one-process 2>&1 |
-    tee "$logs/bench-processes.txt"
+  for round in 1 2 3; do
+    echo "== round $round" | tee -a "$logs/bench-processes-4k.txt"
+    photos_4k bench-processes-4k.txt --count 200 --one-process --gpus "1 2 4 8"
+  done
+  bash scripts/bench_gpu_scaling.sh "$PWD/build/gpu/gj2k" --count "${2:-280}" --one-process \
+    --gpus "${GJ2K_PROCESSES_GPUS:-1 2 4 8}" 2>&1 | tee "$logs/bench-processes.txt"
   rc=$((rc | PIPESTATUS[0]))
-  photos_4k bench-processes-4k.txt --count 200 --one-process
   deliver
   exit "$rc"
 fi
