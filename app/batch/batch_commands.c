@@ -27,13 +27,21 @@ static bool devices_named(const char *devices)
 }
 
 /* The processes a batch is split over (batch_settings.processes):
- * --processes, else one a GPU when CUDA would show several (told from the
- * driver's list: CUDA must not start before the processes are forked),
- * unless --devices names GPUs CUDA was not narrowed to. PROCESSES_MEASURED */
-static unsigned batch_processes(const batch_request *batch, gj2k_device device)
+ * --processes, else, `by_default`, one a GPU when CUDA would show several
+ * (told from the driver's list: CUDA must not start before the processes
+ * are forked), unless --devices names GPUs CUDA was not narrowed to.
+ * Measured on 4 H200 and 64 cores, 200 photos to 4K, three rounds
+ * (docs/gpu-notes.md, fourteenth session): decoding on 2 GPUs a process a
+ * GPU took 2.40-2.51 s against one process's 2.61-2.81 (on 4, 2.50-2.55
+ * against 2.56-2.63), the processes' own address spaces shortening the
+ * files' span; encoding took 3.18-3.25 against 3.04-3.13 s (on 4,
+ * 3.15-3.19 against 3.00-3.04), the processes' CUDA starts, which the
+ * driver takes one after the other, costing more than the span gained. So
+ * the decoder splits by default, the encoder does not. */
+static unsigned batch_processes(const batch_request *batch, gj2k_device device, bool by_default)
 {
-    if (batch->processes > 0)
-        return batch->processes;
+    if (batch->processes > 0 || !by_default)
+        return batch->processes > 0 ? batch->processes : 1;
 #if defined(GJ2K_APP_CUDA)
     bool named = devices_named(batch->devices);
     size_t gpus = device == GJ2K_DEVICE_CPU || named ? 0 : options_visible_gpu_count();
@@ -127,8 +135,9 @@ int encode_batch(parsed_options *parsed)
         return EXIT_USAGE;
     }
     /* the request read as for one file, with stand-ins for -i and -o (and
-     * no --devices once CUDA is narrowed to them: every GPU it shows) */
-    if (batch.settings.gpu_names != NULL)
+     * no --devices once CUDA is narrowed to them, or naming every GPU: the
+     * one-file check would start CUDA, which a split run must not) */
+    if (batch.settings.gpu_names != NULL || !devices_named(batch.devices))
         options_set(parsed, "--devices", NULL);
     options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
     options_set(parsed, "-o", example);
@@ -140,7 +149,7 @@ int encode_batch(parsed_options *parsed)
          parse_raw_geometry(job.request.raw_geometry, &geometry))) {
         job.geometry = job.request.raw_geometry ? &geometry : NULL;
         batch.settings.threads = job.request.options.threads;
-        batch.settings.processes = batch_processes(&batch, job.request.options.device);
+        batch.settings.processes = batch_processes(&batch, job.request.options.device, false);
         batch_set_device(&batch.settings, &job.request.options.device);
         batch.settings.stage_names = encode_stages;
         status = share_devices("encode", &batch, job.request.options.device, &batch.settings);
@@ -214,7 +223,7 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
 {
     batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
     batch_settings settings = batch->settings;
-    settings.processes = batch_processes(batch, job.decode.device);
+    settings.processes = batch_processes(batch, job.decode.device, true);
     batch_set_device(&settings, &job.decode.device);
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;

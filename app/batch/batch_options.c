@@ -24,8 +24,8 @@ const option_spec batch_option_specs[] = {
      "decode batch: N threads write the outputs while the workers decode their next files "
      "(default 0: each worker writes its own)"},
     {"--processes", "N",
-     "batch: N processes share the files, the GPUs and the cores (default: one a GPU when "
-     "there are several, else 1)"},
+     "batch: N processes share the files, the GPUs and the cores (default: decoding, one a "
+     "GPU when there are several; else 1)"},
     {"--order", "HOW",
      "batch: the order the files are taken in: spread (the first files at once spread over "
      "the sizes, then largest first; the default), size (largest first), name (by path)"},

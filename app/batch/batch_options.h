@@ -25,7 +25,7 @@ struct batch_request {
     char example[32];    /* an output name of that extension: the stand-in for -o */
     bool verify;         /* --verify */
     unsigned writers;    /* --writers (decoding), or 0 */
-    unsigned processes;  /* --processes, or 0: one a GPU when there are several (batch_commands.c) */
+    unsigned processes;  /* --processes, or 0: the command's default (batch_commands.c) */
     const char *devices; /* --devices, or NULL (also once CUDA is narrowed to them) */
     unsigned gpus[OPTIONS_MAX_GPUS]; /* what it resolves to (batch_commands.c) */
     unsigned gpu_names[OPTIONS_MAX_GPUS]; /* the numbers --devices gave (options_narrow_gpus) */

@@ -708,8 +708,7 @@ static void test_devices_shared_out(void)
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
     CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    /* several GPUs: a process a GPU by default */
-    CHECK(count < 2 || strstr(r.out, " processes") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    CHECK(strstr(r.out, " processes") == NULL); /* an encode splits when asked */
     char *text = text_of("gpus.jsonl");
     REQUIRE(text != NULL);
     char field[32];
@@ -774,9 +773,31 @@ static void test_devices_shared_out(void)
     snprintf(field, sizeof field, "no GPU %u", count);
     CHECK(strstr(r.err, field) != NULL || (fprintf(stderr, "%s", r.err), 0));
     snprintf(args, sizeof args, "decode -ImgDir '%s/gpus' -o '%s/back' -OutFor ppm --devices all "
-             "--device gpu --verify -quiet", t, t);
+             "--device gpu --verify", t, t);
     run_gj2k(&r, args);
     CHECK_EQ(r.exit_code, 0);
+    /* several GPUs: a decode splits into a process a GPU by default, an
+     * encode when asked (every GPU named as Grok does, -G -1), and each
+     * GPU's process codes as the CPU does */
+    snprintf(field, sizeof field, "in %u processes", count);
+    CHECK(count < 2 || strstr(r.out, field) != NULL || (fprintf(stderr, "%s", r.out), 0));
+    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/split' -G -1 --device gpu "
+             "--processes %u --cpu-workers 0 --report '%s/split.jsonl'", t, t, count, t);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
+    text = text_of("split.jsonl");
+    REQUIRE(text != NULL);
+    for (unsigned g = 0; g < count && g < 2; g++) {
+        snprintf(field, sizeof field, "\"gpu\":%u", g);
+        CHECK(strstr(text, field) != NULL || (fprintf(stderr, "no %s in %s", field, text), 0));
+    }
+    free(text);
+    for (int i = 0; i < 8; i++) {
+        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
+        snprintf(b, sizeof b, "split/m%d.j2k", i);
+        CHECK(same_bytes(a, b));
+    }
 }
 
 static const test_case cases[] = {
