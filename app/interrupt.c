@@ -32,20 +32,31 @@ static void remove_temporaries(int signal_number)
     raise(signal_number);
 }
 
-void interrupt_install(void)
+/* The handler on `signal_number`, unless it was ignored and `keep_ignored`. */
+static void install_on(int signal_number, bool keep_ignored)
 {
-    struct sigaction action = {.sa_handler = remove_temporaries};
+    struct sigaction action = {.sa_handler = remove_temporaries}, previous;
     sigemptyset(&action.sa_mask);
     const int signals[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
         sigaddset(&action.sa_mask, signals[i]); /* one handler at a time */
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        struct sigaction previous;
-        /* A signal ignored when the program started (nohup) stays ignored. */
-        if (sigaction(signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN)
-            continue;
-        sigaction(signals[i], &action, NULL);
-    }
+    if (keep_ignored && sigaction(signal_number, NULL, &previous) == 0 &&
+        previous.sa_handler == SIG_IGN)
+        return;
+    sigaction(signal_number, &action, NULL);
+}
+
+void interrupt_install(void)
+{
+    /* A signal ignored when the program started (nohup) stays ignored. */
+    install_on(SIGINT, true);
+    install_on(SIGTERM, true);
+    install_on(SIGHUP, true);
+}
+
+void interrupt_install_terminate(void)
+{
+    install_on(SIGTERM, false);
 }
 
 void interrupt_temporary(void *user, const char *path, bool exists)

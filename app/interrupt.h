@@ -11,6 +11,10 @@
 /* Installs the handlers; call once, before any write. */
 void interrupt_install(void);
 
+/* The handler on SIGTERM even where it was ignored: a process forked to
+ * share a run, which its parent's end stops with SIGTERM (batch_run.c). */
+void interrupt_install_terminate(void);
+
 /* A gj2k_temporary_fn (gj2k_write_options.temporary): tracks the temporary
  * files that exist; `user` is unused. */
 void interrupt_temporary(void *user, const char *path, bool exists);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_devices.h"
 #include "batch_jobs.h"
 #include "batch_options.h"
 #include "commands.h"
@@ -17,41 +18,6 @@ static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "
 static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
                                             NULL};
 
-/* Whether --devices (NULL: not given) names GPUs: not all of them ("all",
- * -1), which CUDA is then not narrowed to. */
-static bool devices_named(const char *devices)
-{
-    unsigned gpus[OPTIONS_MAX_GPUS];
-    size_t count = 0;
-    return devices != NULL && (!options_parse_devices(devices, gpus, &count) || count > 0);
-}
-
-/* The processes a batch is split over (batch_settings.processes):
- * --processes, else, `by_default`, one a GPU when CUDA would show several
- * (told from the driver's list: CUDA must not start before the processes
- * are forked), unless --devices names GPUs CUDA was not narrowed to.
- * Measured on 4 H200 and 64 cores, 200 photos to 4K, three rounds
- * (docs/gpu-notes.md, fourteenth session): decoding on 2 GPUs a process a
- * GPU took 2.40-2.51 s against one process's 2.61-2.81 (on 4, 2.50-2.55
- * against 2.56-2.63), the processes' own address spaces shortening the
- * files' span; encoding took 3.18-3.25 against 3.04-3.13 s (on 4,
- * 3.15-3.19 against 3.00-3.04), the processes' CUDA starts, which the
- * driver takes one after the other, costing more than the span gained. So
- * the decoder splits by default, the encoder does not. */
-static unsigned batch_processes(const batch_request *batch, gj2k_device device, bool by_default)
-{
-    if (batch->processes > 0 || !by_default)
-        return batch->processes > 0 ? batch->processes : 1;
-#if defined(GJ2K_APP_CUDA)
-    bool named = devices_named(batch->devices);
-    size_t gpus = device == GJ2K_DEVICE_CPU || named ? 0 : options_visible_gpu_count();
-    return gpus > 1 ? (unsigned)(gpus < OPTIONS_MAX_GPUS ? gpus : OPTIONS_MAX_GPUS) : 1;
-#else
-    (void)device;
-    return 1;
-#endif
-}
-
 /* The job's device (a gj2k_device in its context) set for the batch: by
  * each process of a split run for itself, else here, auto resolved
  * (batch_resolve_device: measured on an H200 and 16 cores, 120 photos from
@@ -63,30 +29,6 @@ static void batch_set_device(batch_settings *settings, gj2k_device *device)
         settings->device = device;
     else
         *device = batch_resolve_device(*device);
-}
-
-/* The GPUs the batch's workers share out (--devices, else every visible
- * one) into `settings`; 0, or the exit status after a message. A split run
- * counts them without starting CUDA. */
-static int share_devices(const char *command, batch_request *batch, gj2k_device device,
-                         batch_settings *settings)
-{
-    size_t count = 0;
-    bool named = devices_named(batch->devices);
-    size_t visible = settings->processes > 1 && device != GJ2K_DEVICE_CPU && !named
-                         ? options_visible_gpu_count() : 0;
-    if (visible > 0) {
-        count = visible < OPTIONS_MAX_GPUS ? visible : OPTIONS_MAX_GPUS;
-        for (size_t i = 0; i < count; i++)
-            batch->gpus[i] = (unsigned)i;
-        settings->gpus = batch->gpus;
-        settings->num_gpus = count;
-        return 0;
-    }
-    int status = options_read_devices(command, batch->devices, device, batch->gpus, &count);
-    settings->gpus = batch->gpus;
-    settings->num_gpus = status == 0 ? count : 0;
-    return status;
 }
 
 /* Files decoded at once a GPU, where the cores allow (batch_workers.c): a
@@ -134,10 +76,12 @@ int encode_batch(parsed_options *parsed)
         batch_request_free(&batch);
         return EXIT_USAGE;
     }
-    /* the request read as for one file, with stand-ins for -i and -o (and
-     * no --devices once CUDA is narrowed to them, or naming every GPU: the
-     * one-file check would start CUDA, which a split run must not) */
-    if (batch.settings.gpu_names != NULL || !devices_named(batch.devices))
+    /* the request read as for one file, with stand-ins for -i and -o, and
+     * no --devices once CUDA is narrowed to them, naming every GPU, or in a
+     * run split as asked: the one-file check would start CUDA, which a split
+     * run must not (batch_share_devices checks them then) */
+    if (batch.processes > 1 || batch.settings.gpu_names != NULL ||
+        !batch_devices_named(batch.devices))
         options_set(parsed, "--devices", NULL);
     options_set(parsed, "-i", batch.sources.num_files ? batch.sources.files[0] : "batch.ppm");
     options_set(parsed, "-o", example);
@@ -149,10 +93,10 @@ int encode_batch(parsed_options *parsed)
          parse_raw_geometry(job.request.raw_geometry, &geometry))) {
         job.geometry = job.request.raw_geometry ? &geometry : NULL;
         batch.settings.threads = job.request.options.threads;
-        batch.settings.processes = batch_processes(&batch, job.request.options.device, false);
+        batch.settings.processes = batch_process_count(&batch, job.request.options.device, false);
         batch_set_device(&batch.settings, &job.request.options.device);
         batch.settings.stage_names = encode_stages;
-        status = share_devices("encode", &batch, job.request.options.device, &batch.settings);
+        status = batch_share_devices("encode", &batch, job.request.options.device, &batch.settings);
         if (status == 0)
             status = run_list(&batch, &batch.settings, batch_encode_file, &job);
     }
@@ -223,14 +167,14 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
 {
     batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
     batch_settings settings = batch->settings;
-    settings.processes = batch_processes(batch, job.decode.device, true);
+    settings.processes = batch_process_count(batch, job.decode.device, true);
     batch_set_device(&settings, &job.decode.device);
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;
     settings.jobs_a_gpu = BATCH_DECODE_JOBS_A_GPU;
     settings.ranked_streams = true;
     settings.writers = batch->writers;
-    int status = share_devices("decode", batch, job.decode.device, &settings);
+    int status = batch_share_devices("decode", batch, job.decode.device, &settings);
     if (status == 0)
         status = run_list(batch, &settings, batch_decode_file, &job);
     decode_batch_cancel(batch);

@@ -30,6 +30,7 @@
 #include "batch_state.h"
 #include "batch_writer.h"
 #include "clock.h"
+#include "interrupt.h"
 #include "options.h"
 #include "parallel_pool.h"
 
@@ -380,6 +381,7 @@ static void share_for(const batch_settings *run, size_t processes, size_t k, uns
  * device resolved here, its workers run; it leaves with the run. */
 static _Noreturn void run_as_process(batch_state *run, size_t k, unsigned cores, pid_t parent)
 {
+    interrupt_install_terminate(); /* a nohup'ed run's SIGTERM too removes temporaries */
 #if defined(__linux__)
     prctl(PR_SET_PDEATHSIG, SIGTERM); /* the run stopped stops its processes */
     if (getppid() != parent)
@@ -418,6 +420,7 @@ static bool run_split(batch_state *s, unsigned cores)
     fflush(stderr);
     if (s->report != NULL)
         fflush(s->report);
+    signal(SIGCHLD, SIG_DFL); /* an inherited SIG_IGN would reap them unseen */
     pid_t parent = getpid(), *pids = calloc(s->processes, sizeof *pids);
     if (pids == NULL) {
         report_error("%s: out of memory", command);
@@ -439,9 +442,14 @@ static bool run_split(batch_state *s, unsigned cores)
     }
     for (size_t k = 0; k < started; k++) {
         int status = 0;
-        while (waitpid(pids[k], &status, 0) < 0 && errno == EINTR)
+        pid_t waited;
+        while ((waited = waitpid(pids[k], &status, 0)) < 0 && errno == EINTR)
             continue;
-        if (WIFSIGNALED(status)) {
+        if (waited < 0) {
+            report_error("%s: process %zu of %zu could not be waited for: %s", command, k + 1,
+                         s->processes, strerror(errno));
+            ok = false;
+        } else if (WIFSIGNALED(status)) {
             report_error("%s: process %zu of %zu was ended by signal %d", command, k + 1,
                          s->processes, WTERMSIG(status));
             ok = false;
@@ -469,6 +477,8 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
         s.processes = settings->jobs;
     if (s.processes > list->count)
         s.processes = list->count > 0 ? list->count : 1;
+    if (s.processes == 1 && settings->device != NULL) /* left to the processes: none now */
+        *settings->device = batch_resolve_device(*settings->device);
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
     size_t slots[OPTIONS_MAX_GPUS];
     for (size_t k = 0; k < OPTIONS_MAX_GPUS; k++)
@@ -487,7 +497,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
             share_for(settings, s.processes, k, cores, list->count, &share);
             s.tally->gpu_jobs += share.counts.gpu_jobs;
             s.tally->cpu_workers += share.counts.cpu_workers;
-            s.counts.threads_each = share.counts.threads_each; /* the first's, for the summary */
+            s.counts.threads_each = share.counts.threads_each; /* the last's, for the summary */
             s.writers += share.settings.writers;
         }
     } else {
