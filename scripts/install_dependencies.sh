@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(cmake ninja-build gcc clang pkg-config libpng-dev libtiff-dev liblcms2-dev libopenjp2-tools
           openjph-tools grokj2k-tools valgrind hyperfine python3 python3-venv slurm-wlm munge parallel
-          libimage-exiftool-perl)
+          libimage-exiftool-perl strace)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,9 +2,9 @@
  * directories and their trees, several -i, lists, a corrupt input reported
  * while the rest are coded, --verify, the JSON Lines report, a killed run
  * resumed with --skip-existing, decoded outputs written by writer threads,
- * shards whose union is the whole run, a run split over processes,
- * inputs never overwritten, the files shared out among GPUs, and memory that
- * stays flat however many files a run codes. */
+ * shards whose union is the whole run, inputs never overwritten, and
+ * memory that stays flat however many files a run codes (a run split over
+ * processes and GPUs: test_cli_batch_processes.c). */
 #include <stdint.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -19,102 +19,7 @@
 #include "gj2k.h"
 #include "test_harness.h"
 
-#define PATH_SIZE 1024
-
-static void path_in(char *path, const char *name)
-{
-    snprintf(path, PATH_SIZE, "%s/%s", test_temp_dir(), name);
-}
-
-static void make_directory(const char *name)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    REQUIRE(mkdir(path, 0777) == 0);
-}
-
-static void write_text(const char *name, const char *text)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f != NULL);
-    fputs(text, f);
-    REQUIRE(fclose(f) == 0);
-}
-
-/* A test image `name` below the temporary directory; returned. */
-static gj2k_image *image_at(const char *name, uint32_t width, uint32_t height,
-                            uint32_t components)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    gj2k_image *image = write_test_image(path, width, height, components, 8);
-    if (image == NULL) { /* nothing below can go on without it */
-        fprintf(stderr, "FAIL: cannot write the test image %s\n", path);
-        exit(1);
-    }
-    return image;
-}
-
-/* Whether the encoded file `name` decodes to `expected`. */
-static bool encoded_as(const char *name, const gj2k_image *expected)
-{
-    char encoded[PATH_SIZE], decoded[PATH_SIZE];
-    path_in(encoded, name);
-    path_in(decoded, "check.ppm");
-    bool ok = decodes_to(encoded, decoded, expected);
-    remove(decoded);
-    return ok;
-}
-
-static bool exists(const char *name)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    return file_exists(path);
-}
-
-/* The bytes of a file below the temporary directory (size in *size). */
-static uint8_t *contents(const char *name, size_t *size)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc(n > 0 ? (size_t)n : 1);
-    *size = data && fread(data, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
-    fclose(f);
-    return data;
-}
-
-/* A file of the test's directory as a NUL-terminated string (free it), or NULL. */
-static char *text_of(const char *name)
-{
-    size_t size = 0;
-    uint8_t *data = contents(name, &size);
-    char *text = data != NULL ? realloc(data, size + 1) : NULL;
-    if (text == NULL) {
-        free(data);
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
-}
-
-static bool same_bytes(const char *a, const char *b)
-{
-    size_t na = 0, nb = 0;
-    uint8_t *x = contents(a, &na), *y = contents(b, &nb);
-    bool same = x && y && na == nb && na > 0 && memcmp(x, y, na) == 0;
-    free(x);
-    free(y);
-    return same;
-}
+#include "batch_test_files.h"
 
 /* A directory tree of three images and a corrupt one, encoded losslessly
  * with --verify and a report: the corrupt file is named, the others are
@@ -432,116 +337,6 @@ static void test_shards_make_the_whole(void)
     }
 }
 
-/* How many times `needle` occurs in `text`. */
-static int occurrences(const char *text, const char *needle)
-{
-    int n = 0;
-    for (const char *at = text; (at = strstr(at, needle)) != NULL; at++)
-        n++;
-    return n;
-}
-
-/* Whether the test's directory `name` holds a temporary of gj2k's writes. */
-static bool temporaries_in(const char *name)
-{
-    char path[PATH_SIZE];
-    path_in(path, name);
-    DIR *directory = opendir(path);
-    bool found = false;
-    for (struct dirent *e; directory != NULL && (e = readdir(directory)) != NULL;)
-        found |= strstr(e->d_name, ".tmp-gj2k") != NULL;
-    if (directory != NULL)
-        closedir(directory);
-    return found;
-}
-
-/* A run split over processes (--processes) writes what one process writes,
- * byte for byte, each file once: a report line a file, one summary over
- * them all, a corrupt input named while the rest are coded; a split decode
- * (with writer threads, shared out) gives the sources back. The run's own process killed (SIGKILL), its
- * processes stop too, leaving no temporary and no half-written output, and
- * --skip-existing finishes the run. */
-static void test_processes_share_one_run(void)
-{
-    make_directory("psrc");
-    enum { FILES = 9 };
-    gj2k_image *images[FILES];
-    char name[64], a[64], b[64], path[PATH_SIZE];
-    for (int i = 0; i < FILES; i++) {
-        snprintf(name, sizeof name, "psrc/p%02d.ppm", i);
-        images[i] = image_at(name, 31 + 9 * (unsigned)i, 17 + 4 * (unsigned)i, 3);
-    }
-    write_text("psrc/zz_broken.ppm", "P6\n40 30\n255\nshort");
-    const char *t = test_temp_dir();
-    char args[4 * PATH_SIZE];
-    run_result r;
-    for (int n = 1; n <= 3; n += 2) {
-        snprintf(args, sizeof args, "encode -ImgDir '%s/psrc' -o '%s/p%d' --processes %d "
-                 "--jobs 3 -threads 1 --verify --report '%s/p%d.jsonl'", t, t, n, n, t, n);
-        run_gj2k(&r, args);
-        CHECK_EQ(r.exit_code, 1);
-        CHECK(strstr(r.err, "zz_broken.ppm") != NULL);
-        CHECK(strstr(r.out, "9 files coded, 1 failed") != NULL || (fprintf(stderr, "%s", r.out), 0));
-        CHECK((strstr(r.out, "in 3 processes") != NULL) == (n == 3));
-        snprintf(name, sizeof name, "p%d.jsonl", n);
-        char *text = text_of(name);
-        REQUIRE(text != NULL);
-        CHECK_EQ(count_lines(text), FILES + 1);
-        CHECK_EQ(occurrences(text, "\"identical\":true"), FILES);
-        for (int i = 0; i < FILES; i++) {
-            snprintf(name, sizeof name, "psrc/p%02d.ppm\"", i);
-            CHECK_EQ(occurrences(text, name), 1);
-        }
-        free(text);
-    }
-    for (int i = 0; i < FILES; i++) {
-        snprintf(a, sizeof a, "p1/p%02d.j2k", i);
-        snprintf(b, sizeof b, "p3/p%02d.j2k", i);
-        CHECK(same_bytes(a, b));
-    }
-    snprintf(args, sizeof args, "decode -ImgDir '%s/p3' -o '%s/pdec' -OutFor ppm --processes 2 "
-             "--writers 3 --verify", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    CHECK(strstr(r.out, "9 files coded, 0 failed") != NULL && strstr(r.out, "in 2 processes"));
-    /* on a machine with GPUs (a CPU worker beside them writes its own) */
-    CHECK(strstr(r.out, "3 writer threads wrote ") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    for (int i = 0; i < FILES; i++) {
-        snprintf(name, sizeof name, "pdec/p%02d.ppm", i);
-        path_in(path, name);
-        gj2k_image *back = read_image(path);
-        CHECK(back != NULL && test_same_samples(images[i], back));
-        gj2k_image_destroy(back);
-    }
-    /* killed: files large enough that the run outlasts the kill */
-    make_directory("pbig");
-    for (int i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "pbig/b%d.ppm", i);
-        gj2k_image_destroy(images[i]);
-        images[i] = image_at(name, 640 + 16 * (unsigned)i, 480, 3);
-    }
-    snprintf(args, sizeof args,
-             "'%s' encode -ImgDir '%s/pbig' -o '%s/pkill' --processes 2 --jobs 2 -threads 1 "
-             "-quiet >/dev/null 2>&1 & sleep 0.3; kill -9 $! 2>/dev/null; wait $! 2>/dev/null; "
-             "sleep 1; true", GJ2K_PROGRAM, t, t);
-    REQUIRE(system(args) != -1);
-    CHECK(!temporaries_in("pkill"));
-    for (int i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "pkill/b%d.j2k", i);
-        CHECK(!exists(name) || encoded_as(name, images[i])); /* whole, never half-written */
-    }
-    snprintf(args, sizeof args, "encode -ImgDir '%s/pbig' -o '%s/pkill' --processes 2 "
-             "--skip-existing -quiet", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    for (int i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "pkill/b%d.j2k", i);
-        CHECK(encoded_as(name, images[i]));
-    }
-    for (int i = 0; i < FILES; i++)
-        gj2k_image_destroy(images[i]);
-}
-
 #if !defined(TEST_UNDER_ASAN)
 /* The peak memory a batch's summary prints ("peak memory N MB"), or -1. */
 static long summary_peak_mb(const char *out)
@@ -651,155 +446,6 @@ static void test_transcode_round_trip(void)
     CHECK(same_bytes("p1/b.j2k", "back/b.j2k"));
 }
 
-/* --devices (and Grok's -G): malformed lists refused; with GPUs, the files
- * shared out among every one (the report names each file's) and coded to
- * the CPU's bytes; a GPU not there refused by number; one GPU of several
- * named (CUDA narrowed to it) still called by its number. Without a GPU, the
- * option with --device cpu changes nothing. */
-static void test_devices_shared_out(void)
-{
-    const char *t = test_temp_dir();
-    make_directory("many");
-    char name[64];
-    for (int i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "many/m%d.ppm", i);
-        gj2k_image_destroy(image_at(name, 40 + 7 * (unsigned)i, 23 + (unsigned)i, 3));
-    }
-    char args[4 * PATH_SIZE];
-    run_result r;
-    const char *malformed[] = {"--devices 0,0", "--devices x", "-G 1,", "-device_id ,1"};
-    for (int i = 0; i < 4; i++) {
-        snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/bad' %s", t, t,
-                 malformed[i]);
-        run_gj2k(&r, args);
-        CHECK_EQ(r.exit_code, 2);
-        CHECK(strstr(r.err, "--devices") != NULL || (fprintf(stderr, "%s", r.err), 0));
-    }
-    CHECK(!exists("bad"));
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/bad' --cpu-workers x", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 2);
-    CHECK(strstr(r.err, "--cpu-workers") != NULL || (fprintf(stderr, "%s", r.err), 0));
-    CHECK(!exists("bad"));
-    /* one worker: the files in the report as taken, the largest first */
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/cpu' --device cpu --devices 0 "
-             "--jobs 1 --cpu-workers 2 -quiet --report '%s/order.jsonl'", t, t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    char *order = text_of("order.jsonl");
-    REQUIRE(order != NULL);
-    const char *at = order;
-    for (int i = 7; i >= 0 && at != NULL; i--) {
-        snprintf(name, sizeof name, "m%d.ppm\"", i);
-        const char *found = strstr(at, name);
-        CHECK(found != NULL || (fprintf(stderr, "%s not after the larger ones: %s", name, order), 0));
-        at = found;
-    }
-    free(order);
-    gj2k_device_info info = GJ2K_DEVICE_INFO_INIT;
-    gj2k_device_probe(&info);
-    if (info.device_count <= 0) {
-        test_skip("no GPU: the files cannot be shared out among GPUs here");
-        return;
-    }
-    unsigned count = (unsigned)info.device_count;
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/gpus' -G -1 --jobs %u "
-             "--device gpu --report '%s/gpus.jsonl'", t, t, 2 * count, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    CHECK(strstr(r.out, " processes") == NULL); /* an encode splits when asked */
-    char *text = text_of("gpus.jsonl");
-    REQUIRE(text != NULL);
-    char field[32];
-    for (unsigned g = 0; g < count && g < 2; g++) { /* 2 jobs a GPU: each takes files */
-        snprintf(field, sizeof field, "\"gpu\":%u", g);
-        CHECK(strstr(text, field) != NULL || (fprintf(stderr, "no %s in %s", field, text), 0));
-    }
-    free(text);
-    char a[64], b[64];
-    for (int i = 0; i < 8; i++) {
-        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
-        snprintf(b, sizeof b, "gpus/m%d.j2k", i);
-        CHECK(same_bytes(a, b));
-    }
-    /* CPU workers beside one GPU worker: they take the smallest files, and
-     * code the CPU's bytes */
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/mixed' -G 0 --jobs 1 "
-             "--cpu-workers 2 --device gpu --report '%s/mixed.jsonl'", t, t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    CHECK(strstr(r.out, "by the CPU workers") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    CHECK(strstr(r.out, "the workers: 1 file at once on 1 GPU and 2 on the CPU beside them") !=
-              NULL || (fprintf(stderr, "%s", r.out), 0));
-    text = text_of("mixed.jsonl");
-    REQUIRE(text != NULL);
-    size_t lines = 0, on_gpu = 0;
-    for (const char *line = text; *line != '\0'; line = strchr(line, '\n') + 1) {
-        lines++;
-        const char *end = strchr(line, '\n');
-        REQUIRE(end != NULL);
-        const char *g = strstr(line, "\"gpu\":0");
-        on_gpu += g != NULL && g < end;
-    }
-    CHECK_EQ(lines, 8);
-    CHECK(on_gpu >= 1 && on_gpu < 8);
-    free(text);
-    for (int i = 0; i < 8; i++) {
-        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
-        snprintf(b, sizeof b, "mixed/m%d.j2k", i);
-        CHECK(same_bytes(a, b));
-    }
-    if (count >= 2) { /* CUDA narrowed to GPU 1 alone: the report still calls it 1 */
-        snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/one' --devices 1 "
-                 "--device gpu --cpu-workers 0 --report '%s/one.jsonl'", t, t, t);
-        run_gj2k(&r, args);
-        CHECK_EQ(r.exit_code, 0);
-        text = text_of("one.jsonl");
-        REQUIRE(text != NULL);
-        CHECK((strstr(text, "\"gpu\":1") != NULL && strstr(text, "\"gpu\":0") == NULL) ||
-              (fprintf(stderr, "%s", text), 0));
-        free(text);
-        for (int i = 0; i < 8; i++) {
-            snprintf(a, sizeof a, "cpu/m%d.j2k", i);
-            snprintf(b, sizeof b, "one/m%d.j2k", i);
-            CHECK(same_bytes(a, b));
-        }
-    }
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/none' --devices %u", t, t,
-             count);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 2);
-    snprintf(field, sizeof field, "no GPU %u", count);
-    CHECK(strstr(r.err, field) != NULL || (fprintf(stderr, "%s", r.err), 0));
-    snprintf(args, sizeof args, "decode -ImgDir '%s/gpus' -o '%s/back' -OutFor ppm --devices all "
-             "--device gpu --verify", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    /* several GPUs: a decode splits into a process a GPU by default, an
-     * encode when asked (every GPU named as Grok does, -G -1), and each
-     * GPU's process codes as the CPU does */
-    snprintf(field, sizeof field, "in %u processes", count);
-    CHECK(count < 2 || strstr(r.out, field) != NULL || (fprintf(stderr, "%s", r.out), 0));
-    snprintf(args, sizeof args, "encode -ImgDir '%s/many' -o '%s/split' -G -1 --device gpu "
-             "--processes %u --cpu-workers 0 --report '%s/split.jsonl'", t, t, count, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    CHECK(strstr(r.out, "8 of 8 files on a GPU") != NULL || (fprintf(stderr, "%s", r.out), 0));
-    text = text_of("split.jsonl");
-    REQUIRE(text != NULL);
-    for (unsigned g = 0; g < count && g < 2; g++) {
-        snprintf(field, sizeof field, "\"gpu\":%u", g);
-        CHECK(strstr(text, field) != NULL || (fprintf(stderr, "no %s in %s", field, text), 0));
-    }
-    free(text);
-    for (int i = 0; i < 8; i++) {
-        snprintf(a, sizeof a, "cpu/m%d.j2k", i);
-        snprintf(b, sizeof b, "split/m%d.j2k", i);
-        CHECK(same_bytes(a, b));
-    }
-}
-
 static const test_case cases[] = {
     {"directory_round_trip", test_directory_round_trip},
     {"inputs_and_lists", test_inputs_and_lists},
@@ -807,10 +453,8 @@ static const test_case cases[] = {
     {"killed_run_resumes", test_killed_run_resumes},
     {"decode_writers", test_decode_writers},
     {"shards_make_the_whole", test_shards_make_the_whole},
-    {"processes_share_one_run", test_processes_share_one_run},
     {"inputs_never_overwritten", test_inputs_never_overwritten},
     {"transcode_round_trip", test_transcode_round_trip},
-    {"devices_shared_out", test_devices_shared_out},
     {"memory_flat_over_the_run", test_memory_flat_over_the_run},
 };
 

@@ -90,7 +90,7 @@ targets=(); [ "${1:-}" = quick ] && targets=(--target gj2k test_gpu_stage test_t
 [[ "${1:-}" =~ ^(split|malloc|single)$ ]] && targets=(--target gj2k)
 [ "${1:-}" = trace ] && targets=(--target gj2k gj2k_gpu_trace)
 [ "${1:-}" = order ] && targets=(--target gj2k gj2k_gpu_trace test_cli_batch)
-[[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare|processes)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_gpu_stage test_tier1_gpu test_tier1_encode_gpu test_stream_memory)
+[[ "${1:-}" =~ ^(batch|scaling|jobs|devices|compare|processes)$ ]] && targets=(--target gj2k gj2k_shared test_gpu_devices test_cli_batch test_cli_batch_processes test_gpu_stage test_tier1_gpu test_tier1_encode_gpu test_stream_memory)
 [ "${1:-}" = quick ] && [ ${#nvjpeg2k[@]} -gt 0 ] && targets+=(gj2k_nvjpeg2k_bench)
 cmake --build build/gpu -j "$jobs" "${targets[@]}" >"$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; exit 1; }
 grep -E 'gj2k: CUDA' "$logs/configure.txt"
@@ -112,7 +112,8 @@ fi
 batch_tests() {
   local rc=0 t m
   build/gpu/gj2k --version | tee "$logs/version.txt"
-  for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch tests/gpu/test_gpu_stage \
+  for t in tests/gpu/test_gpu_devices tests/app/test_cli_batch tests/app/test_cli_batch_processes \
+           tests/gpu/test_gpu_stage \
            tests/codec/tier1/test_tier1_gpu tests/codec/tier1/test_tier1_encode_gpu \
            tests/common/test_stream_memory; do
     build/gpu/$t 2>&1 | tail -12 | tee -a "$logs/test-batch.txt"
