@@ -57,6 +57,10 @@ void interrupt_install(void)
 void interrupt_install_terminate(void)
 {
     install_on(SIGTERM, false);
+    sigset_t terminate;
+    sigemptyset(&terminate);
+    sigaddset(&terminate, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &terminate, NULL);
 }
 
 void interrupt_temporary(void *user, const char *path, bool exists)

@@ -11,7 +11,7 @@
 /* Installs the handlers; call once, before any write. */
 void interrupt_install(void);
 
-/* The handler on SIGTERM even where it was ignored: a process forked to
+/* The handler on SIGTERM, unblocked, even where it was ignored or blocked: a process forked to
  * share a run, which its parent's end stops with SIGTERM (batch_run.c). */
 void interrupt_install_terminate(void);
 

@@ -1,7 +1,9 @@
 /* batch_devices.c - see batch_devices.h. */
+#define _GNU_SOURCE /* pipe2 */
 #include "batch_devices.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +54,7 @@ static int read_devices_apart(const char *command, const char *devices, gj2k_dev
                               unsigned gpus[OPTIONS_MAX_GPUS], size_t *count)
 {
     int ends[2];
-    if (pipe(ends) != 0) {
+    if (pipe2(ends, O_CLOEXEC) != 0) {
         report_error("%s: the GPUs could not be counted: %s", command, strerror(errno));
         return 1;
     }

@@ -381,7 +381,7 @@ static void share_for(const batch_settings *run, size_t processes, size_t k, uns
  * device resolved here, its workers run; it leaves with the run. */
 static _Noreturn void run_as_process(batch_state *run, size_t k, unsigned cores, pid_t parent)
 {
-    interrupt_install_terminate(); /* a nohup'ed run's SIGTERM too removes temporaries */
+    interrupt_install_terminate(); /* even where the run ignores or blocks it */
 #if defined(__linux__)
     prctl(PR_SET_PDEATHSIG, SIGTERM); /* the run stopped stops its processes */
     if (getppid() != parent)

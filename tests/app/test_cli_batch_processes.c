@@ -95,6 +95,27 @@ static bool wait_for_children(pid_t parent, size_t want, pid_t *children)
     return false;
 }
 
+/* Waits (up to a minute) until process `pid` catches SIGTERM (SigCgt in
+ * /proc: it has passed its handler's install and PR_SET_PDEATHSIG). */
+static bool catches_sigterm(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    for (int i = 0; i < 6000; i++) {
+        FILE *f = fopen(path, "r");
+        unsigned long long caught = 0;
+        while (f != NULL && fgets(line, sizeof line, f) != NULL)
+            if (strncmp(line, "SigCgt:", 7) == 0)
+                caught = strtoull(line + 7, NULL, 16);
+        if (f != NULL)
+            fclose(f);
+        if (caught & (1ull << (SIGTERM - 1)))
+            return true;
+        sleep_seconds(0.01);
+    }
+    return false;
+}
+
 /* Files large enough that a run on the CPU, a thread a file, outlasts a
  * kill sent once its processes have started; written to `directory`. */
 enum { BIG_FILES = 10 };
@@ -144,7 +165,8 @@ static void test_processes_share_one_run(void)
         run_gj2k(&r, args);
         CHECK_EQ(r.exit_code, 1);
         CHECK(strstr(r.err, "zz_broken.ppm") != NULL);
-        CHECK(strstr(r.out, "9 files coded, 1 failed") != NULL || (fprintf(stderr, "%s", r.out), 0));
+        CHECK(strstr(r.out, "9 files coded, 1 failed") != NULL ||
+              (fprintf(stderr, "%s", r.out), 0));
         CHECK((strstr(r.out, "in 3 processes") != NULL) == (n == 3));
         snprintf(name, sizeof name, "p%d.jsonl", n);
         char *text = text_of(name);
@@ -182,7 +204,7 @@ static void test_processes_share_one_run(void)
 
 /* The run's own process killed (SIGKILL) once its processes have started:
  * they stop too (SIGTERM, as the parent's end, even where the run was
- * started ignoring it, as nohup does), leaving no temporary and no
+ * started ignoring it), leaving no temporary and no
  * half-written output; --skip-existing finishes the run. Orphans come to
  * this test (a subreaper) to be waited for. */
 static void test_killed_run_stops_its_processes(void)
@@ -196,6 +218,7 @@ static void test_killed_run_stops_its_processes(void)
              "-threads 1 --device cpu --verify -quiet", t, t);
     pid_t run = start_gj2k(args, "k.out", "k.err", true), children[2];
     REQUIRE(wait_for_children(run, 2, children));
+    REQUIRE(catches_sigterm(children[0]) && catches_sigterm(children[1]));
     sleep_seconds(0.1);
     REQUIRE(kill(run, SIGKILL) == 0);
     int status = 0;
@@ -388,7 +411,8 @@ static void test_devices_shared_out(void)
     for (int i = 7; i >= 0 && at != NULL; i--) {
         snprintf(name, sizeof name, "m%d.ppm\"", i);
         const char *found = strstr(at, name);
-        CHECK(found != NULL || (fprintf(stderr, "%s not after the larger ones: %s", name, order), 0));
+        CHECK(found != NULL ||
+              (fprintf(stderr, "%s not after the larger ones: %s", name, order), 0));
         at = found;
     }
     free(order);
