@@ -52,6 +52,9 @@ void interrupt_install(void)
     install_on(SIGINT, true);
     install_on(SIGTERM, true);
     install_on(SIGHUP, true);
+    /* SIGCHLD inherited ignored would reap the processes a batch forks
+     * unseen (batch_run.c, batch_devices.c): their ends are waited for. */
+    signal(SIGCHLD, SIG_DFL);
 }
 
 void interrupt_install_terminate(void)

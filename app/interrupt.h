@@ -8,7 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Installs the handlers; call once, before any write. */
+/* Installs the handlers (and SIGCHLD's default); call once, before any
+ * write or fork. */
 void interrupt_install(void);
 
 /* The handler on SIGTERM, unblocked, even where it was ignored or blocked: a process forked to

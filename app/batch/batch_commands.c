@@ -18,19 +18,6 @@ static const char *const encode_accept[] = {"ppm", "pgm", "pnm", "pam", "pgx", "
 static const char *const decode_accept[] = {"j2k", "j2c", "jpc", "jp2", "jph", "jhc", "jpx",
                                             NULL};
 
-/* The job's device (a gj2k_device in its context) set for the batch: by
- * each process of a split run for itself, else here, auto resolved
- * (batch_resolve_device: measured on an H200 and 16 cores, 120 photos from
- * 768x512 to 4K, encode 5.1 -> 4.3 s, decode 8.0 -> 3.3 s with every file
- * on the GPU). */
-static void batch_set_device(batch_settings *settings, gj2k_device *device)
-{
-    if (settings->processes > 1)
-        settings->device = device;
-    else
-        *device = batch_resolve_device(*device);
-}
-
 /* Files decoded at once a GPU, where the cores allow (batch_workers.c): a
  * decode spends more of a file's time on the CPU (Tier-2, writing) than an
  * encode, so more files keep the GPU fed. */
@@ -94,7 +81,7 @@ int encode_batch(parsed_options *parsed)
         job.geometry = job.request.raw_geometry ? &geometry : NULL;
         batch.settings.threads = job.request.options.threads;
         batch.settings.processes = batch_process_count(&batch, job.request.options.device, false);
-        batch_set_device(&batch.settings, &job.request.options.device);
+        batch.settings.device = &job.request.options.device;
         batch.settings.stage_names = encode_stages;
         status = batch_share_devices("encode", &batch, job.request.options.device, &batch.settings);
         if (status == 0)
@@ -168,7 +155,7 @@ int decode_batch_run(batch_request *batch, const gj2k_decode_options *decode,
     batch_decode_job job = {.decode = *decode, .write = *write, .verify = batch->verify};
     batch_settings settings = batch->settings;
     settings.processes = batch_process_count(batch, job.decode.device, true);
-    batch_set_device(&settings, &job.decode.device);
+    settings.device = &job.decode.device;
     settings.threads = decode->threads;
     settings.stage_names = decode_stages;
     settings.jobs_a_gpu = BATCH_DECODE_JOBS_A_GPU;

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -58,7 +57,6 @@ static int read_devices_apart(const char *command, const char *devices, gj2k_dev
         report_error("%s: the GPUs could not be counted: %s", command, strerror(errno));
         return 1;
     }
-    signal(SIGCHLD, SIG_DFL); /* an inherited SIG_IGN would reap it unseen */
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

@@ -420,7 +420,6 @@ static bool run_split(batch_state *s, unsigned cores)
     fflush(stderr);
     if (s->report != NULL)
         fflush(s->report);
-    signal(SIGCHLD, SIG_DFL); /* an inherited SIG_IGN would reap them unseen */
     pid_t parent = getpid(), *pids = calloc(s->processes, sizeof *pids);
     if (pids == NULL) {
         report_error("%s: out of memory", command);
@@ -477,7 +476,7 @@ int batch_run(const batch_list *list, const batch_settings *settings, batch_job_
         s.processes = settings->jobs;
     if (s.processes > list->count)
         s.processes = list->count > 0 ? list->count : 1;
-    if (s.processes == 1 && settings->device != NULL) /* left to the processes: none now */
+    if (s.processes == 1 && settings->device != NULL) /* else each process resolves its own */
         *settings->device = batch_resolve_device(*settings->device);
     s.progress = !settings->quiet && isatty(STDERR_FILENO);
     size_t slots[OPTIONS_MAX_GPUS];

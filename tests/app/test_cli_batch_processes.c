@@ -26,7 +26,7 @@
  * ignored, as nohup starts it); its process. */
 static pid_t start_gj2k(const char *args, const char *out, const char *err, bool ignoring)
 {
-    char command[6 * PATH_SIZE], out_path[PATH_SIZE], err_path[PATH_SIZE];
+    char command[8 * PATH_SIZE], out_path[PATH_SIZE], err_path[PATH_SIZE];
     path_in(out_path, out);
     path_in(err_path, err);
     snprintf(command, sizeof command, "%sexec '%s' %s >'%s' 2>'%s'",
@@ -133,12 +133,46 @@ static void big_files(const char *directory, gj2k_image *images[BIG_FILES])
 static void outputs_whole(const char *directory, gj2k_image *images[BIG_FILES], bool all)
 {
     char name[64];
-    CHECK(!temporaries_in(directory));
     for (int i = 0; i < BIG_FILES; i++) {
         snprintf(name, sizeof name, "%s/b%d.j2k", directory, i);
         if (all || exists(name))
             CHECK(encoded_as(name, images[i]) || (fprintf(stderr, "%s\n", name), 0));
     }
+}
+
+/* An encode of `big_files` in `source` to `output` over two processes, a
+ * thread a file on the CPU, with --verify, started (`ignoring`: as
+ * start_gj2k): its process in *run once it has forked both, which go
+ * into `children`. */
+static void start_split_encode(const char *source, const char *output, bool ignoring,
+                               pid_t *run, pid_t children[2])
+{
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE], out[64], err[64];
+    snprintf(args, sizeof args, "encode -ImgDir '%s/%s' -o '%s/%s' --processes 2 --jobs 2 "
+             "-threads 1 --device cpu --verify -quiet", t, source, t, output);
+    snprintf(out, sizeof out, "%s.out", output);
+    snprintf(err, sizeof err, "%s.err", output);
+    *run = start_gj2k(args, out, err, ignoring);
+    REQUIRE(wait_for_children(*run, 2, children));
+}
+
+/* The run resumed with --skip-existing finishes: every output whole, no
+ * temporary left; the images freed. */
+static void resume_finishes(const char *source, const char *output,
+                            gj2k_image *images[BIG_FILES])
+{
+    const char *t = test_temp_dir();
+    char args[4 * PATH_SIZE];
+    run_result r;
+    snprintf(args, sizeof args, "encode -ImgDir '%s/%s' -o '%s/%s' --processes 2 "
+             "--skip-existing -quiet", t, source, t, output);
+    run_gj2k(&r, args);
+    CHECK_EQ(r.exit_code, 0);
+    CHECK(!temporaries_in(output));
+    outputs_whole(output, images, true);
+    for (int i = 0; i < BIG_FILES; i++)
+        gj2k_image_destroy(images[i]);
 }
 
 /* A run split over processes (--processes) writes what one process writes,
@@ -204,20 +238,16 @@ static void test_processes_share_one_run(void)
 
 /* The run's own process killed (SIGKILL) once its processes have started:
  * they stop too (SIGTERM, as the parent's end, even where the run was
- * started ignoring it), leaving no temporary and no
- * half-written output; --skip-existing finishes the run. Orphans come to
- * this test (a subreaper) to be waited for. */
+ * started ignoring it), leaving no temporary and no half-written output;
+ * --skip-existing finishes the run. Orphans come to this test (a
+ * subreaper) to be waited for. */
 static void test_killed_run_stops_its_processes(void)
 {
     gj2k_image *images[BIG_FILES];
     big_files("kbig", images);
-    const char *t = test_temp_dir();
-    char args[4 * PATH_SIZE];
     REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
-    snprintf(args, sizeof args, "encode -ImgDir '%s/kbig' -o '%s/kout' --processes 2 --jobs 2 "
-             "-threads 1 --device cpu --verify -quiet", t, t);
-    pid_t run = start_gj2k(args, "k.out", "k.err", true), children[2];
-    REQUIRE(wait_for_children(run, 2, children));
+    pid_t run, children[2];
+    start_split_encode("kbig", "kout", true, &run, children);
     REQUIRE(catches_sigterm(children[0]) && catches_sigterm(children[1]));
     sleep_seconds(0.1);
     REQUIRE(kill(run, SIGKILL) == 0);
@@ -238,15 +268,9 @@ static void test_killed_run_stops_its_processes(void)
             kill(children[k], SIGKILL);
     }
     REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 0) == 0);
+    CHECK(!temporaries_in("kout"));
     outputs_whole("kout", images, false);
-    run_result r;
-    snprintf(args, sizeof args, "encode -ImgDir '%s/kbig' -o '%s/kout' --processes 2 "
-             "--skip-existing -quiet", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    outputs_whole("kout", images, true);
-    for (int i = 0; i < BIG_FILES; i++)
-        gj2k_image_destroy(images[i]);
+    resume_finishes("kbig", "kout", images);
 }
 
 /* One of a run's processes killed: the run goes on with the other, says
@@ -257,35 +281,20 @@ static void test_killed_process_fails_the_run(void)
 {
     gj2k_image *images[BIG_FILES];
     big_files("cbig", images);
-    const char *t = test_temp_dir();
-    char args[4 * PATH_SIZE];
-    snprintf(args, sizeof args, "encode -ImgDir '%s/cbig' -o '%s/cout' --processes 2 --jobs 2 "
-             "-threads 1 --device cpu --verify -quiet", t, t);
-    pid_t run = start_gj2k(args, "c.out", "c.err", false), children[2];
-    REQUIRE(wait_for_children(run, 2, children));
+    pid_t run, children[2];
+    start_split_encode("cbig", "cout", false, &run, children);
     sleep_seconds(0.5); /* each amid a file (they take 0.3 s and more on the CPU) */
     REQUIRE(kill(children[0], SIGKILL) == 0);
     int status = 0;
     REQUIRE(waitpid(run, &status, 0) == run);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
-    char *err = text_of("c.err");
+    char *err = text_of("cout.err");
     REQUIRE(err != NULL);
     CHECK(strstr(err, "was ended by signal 9") != NULL || (fprintf(stderr, "%s", err), 0));
     CHECK(strstr(err, "of the files were not coded") != NULL || (fprintf(stderr, "%s", err), 0));
     free(err);
-    char name[64];
-    for (int i = 0; i < BIG_FILES; i++) {
-        snprintf(name, sizeof name, "cout/b%d.j2k", i);
-        CHECK(!exists(name) || encoded_as(name, images[i]));
-    }
-    run_result r;
-    snprintf(args, sizeof args, "encode -ImgDir '%s/cbig' -o '%s/cout' --processes 2 "
-             "--skip-existing -quiet", t, t);
-    run_gj2k(&r, args);
-    CHECK_EQ(r.exit_code, 0);
-    outputs_whole("cout", images, true);
-    for (int i = 0; i < BIG_FILES; i++)
-        gj2k_image_destroy(images[i]);
+    outputs_whole("cout", images, false);
+    resume_finishes("cbig", "cout", images);
 }
 
 /* The GPUs the NVIDIA driver lists (0: none, or no driver). */
